@@ -1,0 +1,147 @@
+"""The `baccarat-odds` command: parse, call the library, print. No maths here."""
+
+import sys
+from fractions import Fraction
+
+import click
+
+from . import report
+from .errors import InputError
+
+SHOE_HELP = {
+    "decks": "Number of 52-card decks in the shoe (default 8).",
+    "shoe": "Explicit composition, e.g. A=32,2=32,...,K=32 or per card 9h=7 (unnamed ranks count 0).",
+    "remove": "Cards taken out of the shoe, e.g. \"5 5 K 9h\".",
+}
+
+
+class DeckCount(click.ParamType):
+    """A positive whole number of decks."""
+
+    name = "N"
+
+    def convert(self, value, param, ctx):
+        text = str(value).strip()
+        if not text.isdigit() or int(text) < 1:
+            self.fail(f"--decks must be a positive whole number of decks, not {value!r}", param, ctx)
+        return int(text)
+
+
+def shoe_options(function):
+    """The options that name a shoe: --decks, --shoe, --remove."""
+    function = click.option("--remove", metavar="CARDS", help=SHOE_HELP["remove"])(function)
+    function = click.option("--shoe", "shoe_spec", metavar="COUNTS", help=SHOE_HELP["shoe"])(function)
+    return click.option("--decks", type=DeckCount(), help=SHOE_HELP["decks"])(function)
+
+
+def make_shoe(decks, shoe_spec, remove):
+    from .shoe import shoe_from_options
+
+    return shoe_from_options(decks, shoe_spec, remove)
+
+
+def available_bets(bets_file, commission, tie_pays):
+    from .bets import bets_file as load_file, catalog, main_bet_variants
+
+    bets = catalog()
+    bets.update(main_bet_variants(commission, tie_pays))
+    if bets_file:
+        bets.update(load_file(bets_file))
+    return bets
+
+
+@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@shoe_options
+@click.option("--bets", "bet_names", metavar="NAMES", help="Bets to analyse: names separated by commas, or all (default banker,player,tie).")
+@click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets (same format as the catalog).")
+@click.option("--commission", default="5", show_default=True, metavar="PCT", help="Commission on a winning banker bet, in percent.")
+@click.option("--tie-pays", default="8", show_default=True, metavar="N", help="What the tie bet pays, to one.")
+@click.option("--format", "fmt", type=click.Choice(report.FORMATS), default="table", show_default=True)
+@click.option("--returns", is_flag=True, help="Print the return table of every bet (json and csv always hold them).")
+@click.pass_context
+def cli(ctx, decks, shoe_spec, remove, bet_names, bets_file, commission, tie_pays, fmt, returns):
+    """Exact Player / Banker / Tie odds and house edges for a finite baccarat shoe.
+
+    With no command: the outcome table of the shoe (combinations counted as ordered 6-card
+    sequences, exact fractions, decimals) and the exact expectation and house edge of each bet.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from .analysis import analyze
+    from .bets import select_bets
+
+    shoe = make_shoe(decks, shoe_spec, remove)
+    bets, notes = select_bets(available_bets(bets_file, commission, tie_pays), bet_names, shoe.knows_suits)
+    click.echo(report.render(analyze(shoe, bets), fmt, notes, returns), nl=False)
+
+
+@cli.command()
+def rules():
+    """Print the drawing rules: the player's rule and the banker's tableau (S stands, D draws)."""
+    from tabulate import tabulate
+
+    from .rules import PUNTO_BANCO, tableau_grid
+
+    player = ", ".join(f"{total}: {'draw' if PUNTO_BANCO.player_draws(total) else 'stand'}" for total in range(8))
+    stood = ", ".join(f"{total}: {'draw' if PUNTO_BANCO.banker_draws(total, None) else 'stand'}" for total in range(8))
+    click.echo(f"{PUNTO_BANCO.name}. A two-card 8 or 9 (a natural) in either hand: both hands stand.")
+    click.echo(f"Player, by two-card total: {player}.")
+    click.echo(f"Banker, when the player stood: {stood}.")
+    click.echo("Banker, when the player drew: banker's two-card total (rows) against the player's third-card value (columns):")
+    click.echo(tabulate(tableau_grid(), ["banker"] + [str(value) for value in range(10)], tablefmt="simple", disable_numparse=True))
+
+
+@cli.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--stake", default="100", show_default=True, help="Stake on each bet.")
+@click.option("--bets", "bet_names", metavar="NAMES", help="Bets to settle (default banker,player,tie).")
+@shoe_options
+def deal(cards, stake, bet_names, decks, shoe_spec, remove):
+    """Play one coup from CARDS in shoe order (1st and 3rd to the player, 2nd and 4th to the banker).
+
+    Shows each draw decision with the rule that made it, the totals, the winner and what the stake
+    on each bet returns. Given fewer cards than the coup needs, prints the exact probability of each
+    outcome given the cards seen, drawn from the shoe named by --decks/--shoe/--remove less those cards.
+    """
+    from .cards import parse_cards
+    from .dealing import deal_report
+
+    amount = parse_fraction(stake, "--stake")
+    shoe = make_shoe(decks, shoe_spec, remove)
+    bets = available_bets(None, "5", "8")
+    click.echo(deal_report(parse_cards(list(cards)), shoe, bets, bet_names, amount), nl=False)
+
+
+@cli.command(name="bets")
+@click.option("--bets-file", type=click.Path(dir_okay=False), help="Also list the bets of this TOML file.")
+def list_bets(bets_file):
+    """List the bet catalog: name, rules in words and pay table."""
+    from .bets import describe_bets
+
+    click.echo(describe_bets(available_bets(bets_file, "5", "8")), nl=False)
+
+
+def parse_fraction(text: str, option: str) -> Fraction:
+    try:
+        value = Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"{option} must be an exact number such as 100, 2.5 or 5/2, not {text!r}") from None
+    if value <= 0:
+        raise InputError(f"{option} must be positive, not {text!r}")
+    return value
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: every input error is one line on stderr and exit status 2."""
+    try:
+        code = cli.main(args=argv, prog_name="baccarat-odds", standalone_mode=False)
+    except click.ClickException as error:
+        click.echo(f"baccarat-odds: error: {error.format_message()}", err=True)
+        sys.exit(2)
+    except click.Abort:
+        click.echo("baccarat-odds: interrupted", err=True)
+        sys.exit(130)
+    except InputError as error:
+        click.echo(f"baccarat-odds: error: {error}", err=True)
+        sys.exit(2)
+    sys.exit(code if isinstance(code, int) else 0)

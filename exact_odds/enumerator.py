@@ -1,0 +1,188 @@
+"""The plain recursive enumerator: every card sequence of a finite shoe, exact integer counts.
+
+It deals the cards of a coup in shoe order (player, banker, player, banker, then third cards as
+the rules require), multiplies the number of cards of each class left in the shoe, and counts
+every coup as the ordered 6-card sequences it stands for (unused cards are summed out), so the
+totals equal the published "combinations" tables.
+
+Cards are drawn as classes at a granularity per slot: point value (10 classes), rank (13) or card
+(rank and suit, 52). Slots that a bet reads are *tracked*: their class goes into the result.
+
+>>> from exact_odds.shoe import Shoe
+>>> enumerate_coups(Shoe.decks(8)).outcome_counts()["tie"]
+475627426473216
+"""
+
+from collections import defaultdict
+
+import numpy as np
+
+from .cards import POINT_VALUES
+from .distribution import INT64_SAFE, Distribution, card_columns, count_array, coup_columns, falling
+from .errors import InputError
+from .rules import PUNTO_BANCO, DrawRules
+from .shoe import Shoe
+
+VALUE, RANK, CARD = 0, 1, 2
+LEVEL_NAMES = ("value", "rank", "card")
+SLOTS = ("player_card1", "banker_card1", "player_card2", "banker_card2", "player_card3", "banker_card3")
+"""Card slots in deal order (the banker's third card follows the player's when both draw)."""
+
+CLASS_VALUES = (tuple(range(10)), POINT_VALUES, tuple(POINT_VALUES[card // 4] for card in range(52)))
+"""Point value of each class, by level."""
+
+
+def shoe_counts(shoe: Shoe, level: int) -> list[int]:
+    """The shoe's counts at a level of granularity."""
+    if level == CARD:
+        if shoe.card_counts is None:
+            raise InputError(f"{shoe.description} is given by rank only; bets on suits need per-card counts (e.g. --shoe 9h=7,...)")
+        return list(shoe.card_counts)
+    return list(shoe.rank_counts) if level == RANK else list(shoe.value_counts)
+
+
+def project(counts: list[int], source: int, target: int) -> list[int]:
+    """Counts at a coarser level: card -> rank -> value."""
+    if source == target:
+        return counts
+    if source == CARD:
+        counts = [sum(counts[rank * 4 : rank * 4 + 4]) for rank in range(13)]
+    if target == VALUE:
+        values = [0] * 10
+        for rank, count in enumerate(counts):
+            values[POINT_VALUES[rank]] += count
+        counts = values
+    return counts
+
+
+def effective_levels(tracked: dict[str, int]) -> list[int]:
+    """Per slot, the level to draw at: never coarser than any later slot (fine before coarse)."""
+    levels = [tracked.get(slot, VALUE) for slot in SLOTS]
+    for position in range(len(SLOTS) - 2, -1, -1):
+        levels[position] = max(levels[position], levels[position + 1])
+    return levels
+
+
+def enumerate_coups(shoe: Shoe, rules: DrawRules = PUNTO_BANCO, tracked: dict[str, int] | None = None, dealt: tuple[int, ...] = ()) -> Distribution:
+    """Every coup dealt from ``shoe``, counted as ordered 6-card sequences.
+
+    ``tracked`` maps slots to the level their class is recorded at. ``dealt`` holds the point
+    values of cards already dealt (in shoe order, already removed from ``shoe``): the result then
+    counts the ways to complete the coup, as ordered sequences of the remaining ``6 - len(dealt)``.
+    """
+    tracked = dict(tracked or {})
+    if dealt and any(level != VALUE for level in tracked.values()):
+        raise ValueError("a dealt prefix is given as point values; track slots at value level only")
+    levels = effective_levels(tracked)
+    key_slots = [position for position, slot in enumerate(SLOTS) if slot in tracked]
+    rows: dict[tuple, int] = defaultdict(int)
+    size = shoe.size
+    unused = [falling(size - (cards - len(dealt)), 6 - cards) for cards in range(7)]
+
+    def leaf(weight, labels, values, player_third, banker_third, cards=None):
+        player_two = (values[0] + values[2]) % 10
+        banker_two = (values[1] + values[3]) % 10
+        fine = tuple(labels[position] if position < len(labels) else -1 for position in key_slots)
+        rows[(player_two, banker_two, player_third, banker_third) + fine] += weight * unused[cards or len(labels)]
+
+    def draw(position, counts, level, weight, labels, values, then):
+        """Deal the card at ``position`` (every class the shoe holds), then call ``then``."""
+        if position < len(dealt):
+            then(counts, level, weight, labels + (dealt[position],), values + (dealt[position],))
+            return
+        target = levels[position if position < 4 else then.slot]
+        counts = project(counts, level, target)
+        class_values = CLASS_VALUES[target]
+        for label, count in enumerate(counts):
+            if count:
+                counts[label] = count - 1
+                then(counts, target, weight * count, labels + (label,), values + (class_values[label],))
+                counts[label] = count
+
+    def after_initial(counts, level, weight, labels, values):
+        if len(labels) < 4:
+            draw(len(labels), counts, level, weight, labels, values, after_initial)
+            return
+        player_two = (values[0] + values[2]) % 10
+        banker_two = (values[1] + values[3]) % 10
+        if rules.is_natural(player_two) or rules.is_natural(banker_two):
+            leaf(weight, labels, values, -1, -1)
+        elif rules.player_draws(player_two):
+            draw(4, counts, level, weight, labels, values, after_player_third)
+        elif rules.banker_draws(banker_two, None):
+            draw(4, counts, level, weight, labels, values, banker_third_after_stand)
+        else:
+            leaf(weight, labels, values, -1, -1)
+
+    def after_player_third(counts, level, weight, labels, values):
+        banker_two = (values[1] + values[3]) % 10
+        if rules.banker_draws(banker_two, values[4]):
+            draw(5, counts, level, weight, labels, values, banker_third_after_draw)
+        else:
+            leaf(weight, labels, values, values[4], -1)
+
+    def banker_third_after_stand(counts, level, weight, labels, values):
+        leaf(weight, labels[:4] + (-1, labels[4]), values, -1, values[4], cards=5)
+
+    def banker_third_after_draw(counts, level, weight, labels, values):
+        leaf(weight, labels, values, values[4], values[5])
+
+    after_initial.slot = None
+    after_player_third.slot = 4
+    banker_third_after_stand.slot = 5
+    banker_third_after_draw.slot = 5
+    start = levels[0]
+    after_initial(shoe_counts(shoe, start), start, 1, (), ())
+    return _coup_distribution(rows, key_slots, tracked, falling(size, 6 - len(dealt)), 6 - len(dealt))
+
+
+def _coup_distribution(rows, key_slots, tracked, total, cards) -> Distribution:
+    keys = list(rows)
+    table = np.array(keys, dtype=np.int64).reshape(len(keys), 4 + len(key_slots))
+    columns = coup_columns(table[:, 0], table[:, 1], table[:, 2], table[:, 3])
+    levels = effective_levels(tracked)
+    for index, position in enumerate(key_slots):
+        slot = SLOTS[position]
+        labels = _relabel(table[:, 4 + index], levels[position], tracked[slot])
+        columns.update(card_columns(slot, tracked[slot], labels))
+    return Distribution(columns, count_array([rows[key] for key in keys], total), total, cards)
+
+
+def _relabel(labels: np.ndarray, source: int, target: int) -> np.ndarray:
+    """Class labels at a coarser level (keeping -1 for a slot not dealt)."""
+    if source == target:
+        return labels
+    dealt = labels >= 0
+    if source == CARD:
+        labels = np.where(dealt, labels // 4, -1)
+    if target == VALUE:
+        labels = np.where(dealt, np.asarray(POINT_VALUES + (-1,))[np.where(dealt, labels, 13)], -1)
+    return labels
+
+
+def enumerate_cards(shoe: Shoe, tracked: dict[str, int]) -> Distribution:
+    """Every ordered sequence of the cards in the ``tracked`` slots alone (bets settled on those cards).
+
+    The other cards of the coup are summed out, so ``total`` is the number of ordered draws of
+    ``len(tracked)`` cards. The count of a sequence of classes is the product, over classes, of the
+    falling factorial of its count in the shoe.
+    """
+    slots = [slot for slot in SLOTS if slot in tracked]
+    level = max(tracked.values())
+    total = falling(shoe.size, len(slots))
+    dtype = np.int64 if total < INT64_SAFE else object
+    counts = np.asarray(shoe_counts(shoe, level), dtype=dtype)
+    present = np.flatnonzero(counts)
+    grids = np.meshgrid(*([present] * len(slots)), indexing="ij")
+    labels = [grid.ravel() for grid in grids]
+    weight = np.ones(len(labels[0]), dtype=dtype)
+    for position, label in enumerate(labels):
+        available = counts[label]
+        for earlier in labels[:position]:
+            available = available - (earlier == label)
+        weight = weight * available
+    columns = {}
+    for slot, label in zip(slots, labels):
+        columns.update(card_columns(slot, tracked[slot], _relabel(label, level, tracked[slot])))
+    keep = weight != 0
+    return Distribution({name: column[keep] for name, column in columns.items()}, count_array(weight[keep], total), total, len(slots))

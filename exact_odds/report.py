@@ -1,0 +1,153 @@
+"""Rendering of analyses: table (tabulate), markdown, csv and json. Exact cells are strings.
+
+>>> fixed(Fraction(2, 3), 4)
+'0.6667'
+>>> percent(Fraction(-43, 415))
+'-10.3614%'
+"""
+
+import csv
+import io
+import json
+import math
+from fractions import Fraction
+
+from tabulate import tabulate
+
+from .analysis import Analysis, BetAnalysis
+from .distribution import OUTCOMES
+
+FORMATS = ("table", "json", "csv", "markdown")
+
+
+def fixed(value: Fraction, places: int) -> str:
+    """A fraction rounded to ``places`` decimals (exact rounding, half away from zero)."""
+    scaled = abs(value) * 10**places
+    digits = str(math.floor(scaled + Fraction(1, 2))).rjust(places + 1, "0")
+    sign = "-" if value < 0 and digits.strip("0") else ""
+    return f"{sign}{digits[:-places]}.{digits[-places:]}" if places else f"{sign}{digits}"
+
+
+def percent(value: Fraction, places: int = 4) -> str:
+    return fixed(value * 100, places) + "%"
+
+
+def standard_deviation(result: BetAnalysis) -> float:
+    return math.sqrt(result.variance)
+
+
+def _outcome_rows(analysis: Analysis) -> list[list[str]]:
+    rows = []
+    for name in OUTCOMES:
+        probability = analysis.probability(name)
+        rows.append([name, f"{analysis.outcomes[name]:,}", str(probability), fixed(probability, 10)])
+    rows.append(["total", f"{analysis.total:,}", "1", fixed(Fraction(1), 10)])
+    return rows
+
+
+def _bet_rows(analysis: Analysis) -> list[list[str]]:
+    return [
+        [
+            result.bet.name,
+            ", ".join(f"{row.pays.text}" for row in result.rows if row.pays.net > 0),
+            str(result.expected_value),
+            fixed(result.expected_value, 10),
+            percent(result.house_edge),
+            percent(result.house_edge_excluding_pushes),
+            f"{standard_deviation(result):.4f}",
+        ]
+        for result in analysis.bets
+    ]
+
+
+def _return_rows(result: BetAnalysis) -> list[list[str]]:
+    rows = [[row.event, row.pays.text, f"{row.combinations:,}", fixed(row.probability, 10), fixed(row.expected_return, 10)] for row in result.rows]
+    rows.append(["total", "", f"{result.total:,}", fixed(Fraction(1), 10), fixed(result.expected_value, 10)])
+    return rows
+
+
+OUTCOME_HEADERS = ["outcome", "combinations", "probability", "decimal"]
+BET_HEADERS = ["bet", "pays", "expected value", "decimal", "house edge", "edge excl. pushes", "std dev"]
+RETURN_HEADERS = ["event", "pays", "combinations", "probability", "return"]
+
+
+def settles_on(result: BetAnalysis) -> str:
+    return "the full coup (ordered 6-card sequences)" if result.bet.needs_coup else f"its {result.cards} cards alone (ordered {result.cards}-card draws)"
+
+
+def render_text(analysis: Analysis, notes: list[str], returns: bool, markdown: bool = False) -> str:
+    style = "github" if markdown else "simple"
+    options = {"tablefmt": style, "disable_numparse": True}
+    heading = (lambda text: f"## {text}") if markdown else (lambda text: text)
+    parts = [heading(f"Shoe: {analysis.shoe}, {analysis.total:,} ordered 6-card sequences"), ""]
+    parts += [tabulate(_outcome_rows(analysis), OUTCOME_HEADERS, colalign=("left", "right", "right", "right"), **options), ""]
+    if analysis.bets:
+        parts += [tabulate(_bet_rows(analysis), BET_HEADERS, colalign=("left", "left", "right", "right", "right", "right", "right"), **options), ""]
+    if returns:
+        for result in analysis.bets:
+            parts += [heading(f"{result.bet.name}: {result.bet.description}"), f"Settles on {settles_on(result)}.", ""]
+            parts += [tabulate(_return_rows(result), RETURN_HEADERS, colalign=("left", "left", "right", "right", "right"), **options), ""]
+    parts += [f"Note: {note}" for note in notes]
+    return "\n".join(parts).rstrip() + "\n"
+
+
+def bet_record(result: BetAnalysis) -> dict:
+    return {
+        "description": result.bet.description,
+        "expected_value": str(result.expected_value),
+        "house_edge": str(result.house_edge),
+        "house_edge_percent": fixed(result.house_edge * 100, 6),
+        "house_edge_excluding_pushes": str(result.house_edge_excluding_pushes),
+        "variance": str(result.variance),
+        "standard_deviation": f"{standard_deviation(result):.6f}",
+        "settles_on_cards": result.cards,
+        "total_combinations": result.total,
+        "returns": [
+            {
+                "event": row.event,
+                "pays": row.pays.text,
+                "net": str(row.pays.net),
+                "combinations": row.combinations,
+                "probability": str(row.probability),
+                "return": str(row.expected_return),
+            }
+            for row in result.rows
+        ],
+    }
+
+
+def analysis_record(analysis: Analysis, notes: list[str]) -> dict:
+    return {
+        "shoe": {"description": analysis.shoe.description, "cards": analysis.shoe.size},
+        "total_combinations": analysis.total,
+        "outcomes": {
+            name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES
+        },
+        "bets": {result.bet.name: bet_record(result) for result in analysis.bets},
+        "notes": notes,
+    }
+
+
+def render_csv(analysis: Analysis) -> str:
+    buffer = io.StringIO()
+    writer = csv.writer(buffer, lineterminator="\n")
+    writer.writerow(["section", "name", "event", "pays", "combinations", "total", "probability", "decimal", "expected_value", "house_edge_percent"])
+    for name in OUTCOMES:
+        probability = analysis.probability(name)
+        writer.writerow(["outcome", name, "", "", analysis.outcomes[name], analysis.total, probability, fixed(probability, 12), "", ""])
+    for result in analysis.bets:
+        name = result.bet.name
+        writer.writerow(["bet", name, "", "", "", result.total, "", "", result.expected_value, fixed(result.house_edge * 100, 6)])
+        for row in result.rows:
+            writer.writerow(["return", name, row.event, row.pays.text, row.combinations, result.total, row.probability, fixed(row.probability, 12), row.expected_return, ""])
+    return buffer.getvalue()
+
+
+def render(analysis: Analysis, fmt: str, notes: list[str] | None = None, returns: bool = False) -> str:
+    """The analysis in one of :data:`FORMATS`."""
+    notes = notes or []
+    if fmt == "json":
+        return json.dumps(analysis_record(analysis, notes), indent=2) + "\n"
+    if fmt == "csv":
+        return render_csv(analysis)
+    return render_text(analysis, notes, returns, markdown=fmt == "markdown")

@@ -1,0 +1,123 @@
+"""Immutable shoe compositions: N decks, explicit counts, cards removed.
+
+A shoe knows its count of every card (rank and suit) when it was built from whole decks or
+per-card counts; a shoe given by rank only knows rank counts and never guesses a suit split.
+
+>>> shoe = Shoe.decks(8).remove(parse_cards("5 5 K 9h"))
+>>> shoe.size, shoe.rank_counts[4], shoe.knows_suits
+(412, 30, False)
+>>> Shoe.parse("A=4,9h=2").size
+6
+"""
+
+from dataclasses import dataclass
+
+from .cards import POINT_VALUES, RANKS, SUITS, Card, parse_card, parse_cards
+from .errors import InputError
+
+CARDS_PER_COUP = 6
+"""A coup uses at most six cards; a shoe must hold at least this many."""
+
+
+@dataclass(frozen=True)
+class Shoe:
+    """Counts of the cards in a shoe.
+
+    ``rank_counts`` has 13 entries in the order of :data:`~exact_odds.cards.RANKS`;
+    ``card_counts`` has 52 (rank-major: index ``rank * 4 + suit``) or is ``None`` when suits are unknown.
+    """
+
+    rank_counts: tuple[int, ...]
+    card_counts: tuple[int, ...] | None
+    description: str
+
+    @classmethod
+    def decks(cls, decks: int) -> "Shoe":
+        """A shoe of ``decks`` standard 52-card decks."""
+        if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
+            raise InputError(f"the number of decks must be a positive integer, not {decks!r}")
+        return cls((4 * decks,) * 13, (decks,) * 52, f"{decks} deck{'s' if decks > 1 else ''}")
+
+    @classmethod
+    def parse(cls, spec: str) -> "Shoe":
+        """A shoe from ``RANK=COUNT`` or ``CARD=COUNT`` entries (``A=32,2=32,9h=7``).
+
+        Ranks not named count 0. When every entry names a suited card the shoe knows suits;
+        otherwise it knows rank counts only.
+        """
+        ranks = [0] * 13
+        cards = [0] * 52
+        suited = True
+        entries = [entry.strip() for entry in spec.split(",") if entry.strip()]
+        if not entries:
+            raise InputError(f"empty shoe composition {spec!r} (expected entries such as A=32,2=32,...)")
+        for entry in entries:
+            name, equals, count_text = entry.partition("=")
+            if not equals or not count_text.strip().isdigit():
+                raise InputError(f"bad shoe entry {entry!r} (expected RANK=COUNT or CARD=COUNT, e.g. A=32 or 9h=7)")
+            card = parse_card(name)
+            count = int(count_text)
+            ranks[card.rank_index] += count
+            if card.suit is None:
+                suited = False
+            else:
+                cards[card.rank_index * 4 + SUITS.index(card.suit)] += count
+        shoe = cls(tuple(ranks), tuple(cards) if suited else None, f"custom shoe {spec.replace(' ', '')}")
+        return shoe.checked()
+
+    @property
+    def size(self) -> int:
+        return sum(self.rank_counts)
+
+    @property
+    def knows_suits(self) -> bool:
+        return self.card_counts is not None
+
+    @property
+    def value_counts(self) -> tuple[int, ...]:
+        """Counts of the ten point values 0..9."""
+        counts = [0] * 10
+        for rank, count in enumerate(self.rank_counts):
+            counts[POINT_VALUES[rank]] += count
+        return tuple(counts)
+
+    def remove(self, cards: tuple[Card, ...]) -> "Shoe":
+        """The shoe less ``cards``. Removing a card without a suit forgets the suit split."""
+        if not cards:
+            return self
+        ranks = list(self.rank_counts)
+        suits = list(self.card_counts) if self.card_counts is not None else None
+        for card in cards:
+            index = card.rank_index
+            if ranks[index] == 0:
+                raise InputError(f"cannot remove {card}: the shoe holds no more {RANKS[index]}")
+            ranks[index] -= 1
+            if card.suit is None:
+                suits = None
+            elif suits is not None:
+                slot = index * 4 + SUITS.index(card.suit)
+                if suits[slot] == 0:
+                    raise InputError(f"cannot remove {card}: the shoe holds no more {card}")
+                suits[slot] -= 1
+        removed = " ".join(str(card) for card in cards)
+        return Shoe(tuple(ranks), tuple(suits) if suits is not None else None, f"{self.description} less {removed}")
+
+    def checked(self) -> "Shoe":
+        """This shoe, after checking it can deal a full coup."""
+        if self.size < CARDS_PER_COUP:
+            raise InputError(f"{self.description} holds {self.size} cards; a coup needs a shoe of at least {CARDS_PER_COUP}")
+        return self
+
+    def __str__(self) -> str:
+        return f"{self.description} ({self.size} cards)"
+
+
+def shoe_from_options(decks: int | None, shoe_spec: str | None, remove: str | None) -> Shoe:
+    """The shoe named by the CLI options ``--decks``, ``--shoe`` and ``--remove``."""
+    if decks is not None and shoe_spec is not None:
+        raise InputError("give either --decks or --shoe, not both")
+    shoe = Shoe.parse(shoe_spec) if shoe_spec is not None else Shoe.decks(8 if decks is None else decks)
+    if remove:
+        shoe = shoe.remove(parse_cards(remove))
+    return shoe.checked()
+
