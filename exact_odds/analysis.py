@@ -9,9 +9,12 @@ Fraction(-43, 415)
 
 from dataclasses import dataclass
 from fractions import Fraction
+from math import lcm
+
+import numpy as np
 
 from .bets import LOSE, Bet, Payout
-from .distribution import OUTCOMES, Distribution
+from .distribution import Distribution
 from .enumerator import enumerate_cards, enumerate_coups
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
@@ -19,12 +22,16 @@ from .shoe import Shoe
 
 @dataclass(frozen=True)
 class ReturnRow:
-    """One line of a return table: the event, what it pays, how often, and its share of the return."""
+    """One line of a return table: the event, what it pays, and how many of ``total`` sequences."""
 
     event: str
     pays: Payout
     combinations: int
-    probability: Fraction
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.combinations, self.total)
 
     @property
     def expected_return(self) -> Fraction:
@@ -39,11 +46,12 @@ class BetAnalysis:
     rows: tuple[ReturnRow, ...]
     total: int
     cards: int
+    expected_value: Fraction
+    """Expected net win per unit staked."""
 
-    @property
-    def expected_value(self) -> Fraction:
-        """Expected net win per unit staked."""
-        return sum((row.expected_return for row in self.rows), Fraction(0))
+    def _second_moment(self) -> Fraction:
+        scale = lcm(*(row.pays.net.denominator for row in self.rows))
+        return Fraction(sum(int((row.pays.net * scale) ** 2) * row.combinations for row in self.rows), scale**2 * self.total)
 
     @property
     def house_edge(self) -> Fraction:
@@ -52,7 +60,7 @@ class BetAnalysis:
 
     @property
     def push_probability(self) -> Fraction:
-        return sum((row.probability for row in self.rows if row.pays.net == 0), Fraction(0))
+        return Fraction(sum(row.combinations for row in self.rows if row.pays.net == 0), self.total)
 
     @property
     def house_edge_excluding_pushes(self) -> Fraction:
@@ -61,8 +69,7 @@ class BetAnalysis:
 
     @property
     def variance(self) -> Fraction:
-        second_moment = sum((row.pays.net**2 * row.probability for row in self.rows), Fraction(0))
-        return second_moment - self.expected_value**2
+        return self._second_moment() - self.expected_value**2
 
 
 @dataclass(frozen=True)
@@ -90,19 +97,62 @@ class PlainEngine:
         return enumerate_cards(shoe, tracked)
 
 
-def return_table(bet: Bet, distribution: Distribution) -> BetAnalysis:
-    """Settle ``bet`` on every row of ``distribution``: the first pay-table row that holds."""
-    unsettled = distribution.counts == distribution.counts
-    rows = []
+def settled_rows(bet: Bet, distribution: Distribution) -> list[np.ndarray]:
+    """For each pay-table line of ``bet`` (then the rest, which loses), the rows it settles:
+    the first line whose condition holds."""
+    cache = distribution.settled_rows
+    if cache is not None and id(bet) in cache:
+        return cache[id(bet)][1]
+    unsettled = np.ones(len(distribution.counts), dtype=bool)
+    selected = []
     for row in bet.rows:
         settled = unsettled & row.condition(distribution.columns)
         unsettled &= ~settled
-        count = distribution.count_where(settled)
-        rows.append(ReturnRow(row.event, row.pays, count, Fraction(count, distribution.total)))
-    rest = distribution.count_where(unsettled)
-    if rest:
-        rows.append(ReturnRow("any other result", LOSE, rest, Fraction(rest, distribution.total)))
-    return BetAnalysis(bet, tuple(rows), distribution.total, distribution.cards)
+        selected.append(np.flatnonzero(settled))
+    selected.append(np.flatnonzero(unsettled))
+    if cache is not None:
+        cache[id(bet)] = (bet, selected)  # the bet is kept alive, so its id stays its own
+    return selected
+
+
+def default_engine():
+    """The compiled evaluator (``--engine fast``)."""
+    from .fast import FastEngine
+
+    return FastEngine()
+
+
+ENGINES = {"fast": default_engine, "enumerate": PlainEngine}
+
+
+def line_counts(bets: list[Bet], distribution: Distribution) -> list[list[int]]:
+    """For each bet, the sequences each pay-table line settles (then the rest), in one pass."""
+    if not bets:
+        return []
+    selections = [settled_rows(bet, distribution) for bet in bets]
+    flat = np.concatenate([rows for selection in selections for rows in selection])
+    lengths = np.array([len(rows) for selection in selections for rows in selection])
+    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
+    filled = lengths > 0
+    totals = iter(np.add.reduceat(distribution.counts[flat], starts[filled]).tolist() if filled.any() else [])
+    sums = [int(next(totals)) if length else 0 for length in lengths]
+    result, position = [], 0
+    for selection in selections:
+        result.append(sums[position : position + len(selection)])
+        position += len(selection)
+    return result
+
+
+def return_table(bet: Bet, distribution: Distribution, combinations: list[int] | None = None) -> BetAnalysis:
+    """Settle ``bet`` on every row of ``distribution`` (``combinations``: its line counts, if known)."""
+    if combinations is None:
+        combinations = line_counts([bet], distribution)[0]
+    scale, nets = bet.scaled_pays
+    expected_value = Fraction(sum(net * count for net, count in zip(nets, combinations)), scale * distribution.total)
+    rows = [ReturnRow(row.event, row.pays, count, distribution.total) for row, count in zip(bet.rows, combinations)]
+    if combinations[-1]:
+        rows.append(ReturnRow("any other result", LOSE, combinations[-1], distribution.total))
+    return BetAnalysis(bet, tuple(rows), distribution.total, distribution.cards, expected_value)
 
 
 def _merge(slots: dict[str, int], more: dict[str, int]) -> dict[str, int]:
@@ -118,7 +168,7 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules = PUNTO_BANCO, engine=
     Bets that read the settled coup share one enumeration of the coup; a bet that reads only some
     cards (the pair bets) settles on those cards alone, counted as ordered draws of those cards.
     """
-    engine = engine or PlainEngine()
+    engine = engine or default_engine()
     coup_slots: dict[str, int] = {}
     card_groups: dict[frozenset[str], dict[str, int]] = {}
     for bet in bets:
@@ -128,9 +178,9 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules = PUNTO_BANCO, engine=
             group = frozenset(bet.card_slots)
             card_groups[group] = _merge(card_groups.get(group, {}), bet.card_slots)
     coups = engine.coups(shoe, rules, coup_slots)
+    coup_bets = [bet for bet in bets if bet.needs_coup]
+    coup_results = dict(zip(map(id, coup_bets), (return_table(bet, coups, counts) for bet, counts in zip(coup_bets, line_counts(coup_bets, coups)))))
     card_tables = {group: engine.cards(shoe, slots) for group, slots in card_groups.items()}
-    results = tuple(return_table(bet, coups if bet.needs_coup else card_tables[frozenset(bet.card_slots)]) for bet in bets)
+    results = tuple(coup_results[id(bet)] if bet.needs_coup else return_table(bet, card_tables[frozenset(bet.card_slots)]) for bet in bets)
     return Analysis(shoe, coups.outcome_counts(), coups.total, results)
 
-
-__all__ = ["OUTCOMES", "Analysis", "BetAnalysis", "PlainEngine", "ReturnRow", "analyze", "return_table"]

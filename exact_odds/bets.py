@@ -11,6 +11,8 @@ The first row whose condition holds settles the bet; a coup no row matches loses
 import re
 import tomllib
 from dataclasses import dataclass
+from functools import cached_property
+from math import lcm
 from fractions import Fraction
 from importlib import resources
 from pathlib import Path
@@ -66,12 +68,12 @@ class Bet:
     description: str
     rows: tuple[PayRow, ...]
 
-    @property
+    @cached_property
     def needs_coup(self) -> bool:
         """Whether the bet reads the settled coup (else it settles on the cards it reads)."""
         return any(row.condition.requirements()[0] for row in self.rows)
 
-    @property
+    @cached_property
     def card_slots(self) -> dict[str, int]:
         """The card slots the bet reads, with the granularity (value, rank, card) it reads them at."""
         slots: dict[str, int] = {}
@@ -83,6 +85,12 @@ class Bet:
     @property
     def needs_suits(self) -> bool:
         return any(level == 2 for level in self.card_slots.values())
+
+    @cached_property
+    def scaled_pays(self) -> tuple[int, tuple[int, ...]]:
+        """A common denominator of the pays, and each line's net pay times it (then a loss)."""
+        scale = lcm(*(row.pays.net.denominator for row in self.rows))
+        return scale, tuple(int(row.pays.net * scale) for row in self.rows) + (-scale,)
 
 
 def bet_from_record(record: dict, origin: str) -> Bet:

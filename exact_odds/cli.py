@@ -58,8 +58,10 @@ def available_bets(bets_file, commission, tie_pays):
 @click.option("--tie-pays", default="8", show_default=True, metavar="N", help="What the tie bet pays, to one.")
 @click.option("--format", "fmt", type=click.Choice(report.FORMATS), default="table", show_default=True)
 @click.option("--returns", is_flag=True, help="Print the return table of every bet (json and csv always hold them).")
+@click.option("--engine", type=click.Choice(["fast", "enumerate"]), default="fast", show_default=True,
+              help="fast: the compiled evaluator; enumerate: the plain recursive enumerator (for cross-checks).")
 @click.pass_context
-def cli(ctx, decks, shoe_spec, remove, bet_names, bets_file, commission, tie_pays, fmt, returns):
+def cli(ctx, decks, shoe_spec, remove, bet_names, bets_file, commission, tie_pays, fmt, returns, engine):
     """Exact Player / Banker / Tie odds and house edges for a finite baccarat shoe.
 
     With no command: the outcome table of the shoe (combinations counted as ordered 6-card
@@ -67,12 +69,12 @@ def cli(ctx, decks, shoe_spec, remove, bet_names, bets_file, commission, tie_pay
     """
     if ctx.invoked_subcommand is not None:
         return
-    from .analysis import analyze
+    from .analysis import ENGINES, analyze
     from .bets import select_bets
 
     shoe = make_shoe(decks, shoe_spec, remove)
     bets, notes = select_bets(available_bets(bets_file, commission, tie_pays), bet_names, shoe.knows_suits)
-    click.echo(report.render(analyze(shoe, bets), fmt, notes, returns), nl=False)
+    click.echo(report.render(analyze(shoe, bets, engine=ENGINES[engine]()), fmt, notes, returns), nl=False)
 
 
 @cli.command()

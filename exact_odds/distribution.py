@@ -49,6 +49,9 @@ class Distribution:
     counts: np.ndarray
     total: int
     cards: int
+    settled_rows: dict | None = None
+    """Where the rows are laid out the same for every shoe (the compiled evaluator), a cache of
+    which rows each bet's pay-table lines select."""
 
     def count_where(self, mask: np.ndarray) -> int:
         """Exact number of sequences in the rows selected by a boolean ``mask``."""
@@ -95,15 +98,14 @@ def coup_columns(player_two, banker_two, player_third, banker_third) -> dict[str
 
 def card_columns(slot: str, level: int, labels) -> dict[str, np.ndarray]:
     """Features of one card slot from its class labels at ``level`` (0 value, 1 rank, 2 card; -1: not dealt)."""
-    labels = np.asarray(labels, dtype=np.int64)
-    dealt = labels >= 0
-    columns = {}
+    labels = np.asarray(labels)
     if level == 0:
-        columns[f"{slot}_value"] = labels
-        return columns
+        return {f"{slot}_value": labels}
     rank = labels // 4 if level == 2 else labels
-    columns[f"{slot}_rank"] = np.where(dealt, rank, -1)
-    columns[f"{slot}_value"] = np.where(dealt, np.asarray(POINT_VALUES + (-1,))[np.where(dealt, rank, 13)], -1)
+    columns = {f"{slot}_rank": rank, f"{slot}_value": np.asarray(POINT_VALUES + (-1,), dtype=labels.dtype)[rank]}
     if level == 2:
-        columns[f"{slot}_suit"] = np.where(dealt, labels % 4, -1)
+        columns[f"{slot}_suit"] = labels % 4
+    if (labels < 0).any():
+        for name, column in columns.items():
+            columns[name] = np.where(labels >= 0, column, -1)
     return columns

@@ -173,7 +173,7 @@ def enumerate_cards(shoe: Shoe, tracked: dict[str, int]) -> Distribution:
     dtype = np.int64 if total < INT64_SAFE else object
     counts = np.asarray(shoe_counts(shoe, level), dtype=dtype)
     present = np.flatnonzero(counts)
-    grids = np.meshgrid(*([present] * len(slots)), indexing="ij")
+    grids = np.meshgrid(*([present.astype(np.int16)] * len(slots)), indexing="ij")
     labels = [grid.ravel() for grid in grids]
     weight = np.ones(len(labels[0]), dtype=dtype)
     for position, label in enumerate(labels):
@@ -181,8 +181,10 @@ def enumerate_cards(shoe: Shoe, tracked: dict[str, int]) -> Distribution:
         for earlier in labels[:position]:
             available = available - (earlier == label)
         weight = weight * available
+    if not weight.all():
+        keep = weight != 0
+        weight, labels = weight[keep], [label[keep] for label in labels]
     columns = {}
     for slot, label in zip(slots, labels):
         columns.update(card_columns(slot, tracked[slot], _relabel(label, level, tracked[slot])))
-    keep = weight != 0
-    return Distribution({name: column[keep] for name, column in columns.items()}, count_array(weight[keep], total), total, len(slots))
+    return Distribution(columns, count_array(weight, total), total, len(slots))

@@ -104,3 +104,14 @@ def test_every_catalog_bet_equals_brute_force(counts):
     expected = brute_force_expectations(bets, counts)
     for result in analyze(shoe, bets).bets:
         assert result.expected_value == expected[result.bet.name], result.bet.name
+
+
+def test_a_bet_that_always_wins_on_a_lopsided_shoe():
+    """Ten-valued cards and one king: a pair shows in one hand or the other every time."""
+    counts = Counter({Card("T", "S"): 6, Card("K", "H"): 1})
+    shoe = Shoe.parse("Ts=6,Kh=1")
+    bets = [CATALOG[name] for name in ("either_pair", "player_pair", "egalite_0", "perfect_pair")]
+    expected = brute_force_expectations(bets, counts)
+    assert expected["either_pair"] == 5
+    for result in analyze(shoe, bets).bets:
+        assert result.expected_value == expected[result.bet.name], result.bet.name

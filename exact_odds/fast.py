@@ -1,0 +1,353 @@
+"""The compiled evaluator: enumerate once over abstract point values, then weigh any shoe.
+
+A coup depends only on the ordered point values of the (at most six) cards it uses, and how often
+a value sequence occurs in a shoe depends only on the multiset of those values: the product over
+values of the falling factorial of its count. So :func:`coup_table` runs every value sequence once
+(vectorised over all 10^6 six-value sequences, each coup kept once) and tabulates, for each coup
+class (two-card totals and third cards) and each multiset of used values, how many orderings
+produce it. A shoe is then a weighted sum over the 7,722 multisets of 4, 5 or 6 values:
+
+    count(class) = sum over multisets m of orderings(class, m) * prod_v falling(c_v, m_v) * falling(N - |m|, 6 - |m|)
+
+The table is built lazily, once per process and per rules (about 0.1 s), and kept in memory.
+Counts are numpy int64 while the shoe's total of ordered 6-card sequences is below 2^62, which
+bounds every partial sum; beyond that they are Python integers. The batch path multiplies in float64
+on integers split into limbs small enough that every dot product is exact (below 2^53).
+"""
+
+from dataclasses import dataclass, field
+from fractions import Fraction
+from functools import lru_cache
+from math import lcm
+
+import numpy as np
+
+from .distribution import INT64_SAFE, Distribution, coup_columns, falling
+from .cards import POINT_VALUES
+from .enumerator import SLOTS, enumerate_cards, enumerate_coups
+from .errors import InputError
+from .rules import PUNTO_BANCO, DrawRules
+from .shoe import Shoe
+
+MAX_VALUE_COUNT = 7
+"""Multisets are encoded in base 7: a value occurs at most six times in a coup."""
+
+
+@dataclass(frozen=True, eq=False)
+class CoupTable:
+    """Orderings of every multiset of point values, by coup class (see the module docstring)."""
+
+    multisets: np.ndarray  # (K, 10): how many cards of each value
+    sizes: np.ndarray  # (K,): cards used, 4 to 6
+    class_keys: np.ndarray  # (C, 4): player two-card total, banker two-card total, third cards (-1: none)
+    entry_multiset: np.ndarray  # (E,) entries sorted by class
+    entry_orderings: np.ndarray  # (E,)
+    class_starts: np.ndarray  # (C,) first entry of each class
+    columns: dict = field(repr=False)
+    gather: np.ndarray = field(repr=False)  # (6, K): (value, count used) in a 10 x 7 table, per value used
+    settled_rows: dict = field(default_factory=dict, repr=False)
+
+    def weights(self, value_counts) -> np.ndarray:
+        """Ordered 6-card sequences of each multiset in a shoe with these counts of values 0-9."""
+        size = sum(value_counts)
+        total = falling(size, 6)
+        dtype = np.int64 if total < INT64_SAFE else object
+        table = np.array([[falling(count, used) for used in range(MAX_VALUE_COUNT)] for count in value_counts], dtype=dtype)
+        flat = table.ravel()
+        weight = flat[self.gather[0]]
+        for column in self.gather[1:]:
+            weight = weight * flat[column]
+        unused = np.array([falling(size - used, 6 - used) for used in range(7)], dtype=dtype)
+        return weight * unused[self.sizes]
+
+    def distribution(self, value_counts) -> Distribution:
+        """The coup distribution of a shoe, equal to the plain enumerator's (value level)."""
+        weight = self.weights(value_counts)
+        contributions = self.entry_orderings * weight[self.entry_multiset]
+        counts = np.add.reduceat(contributions, self.class_starts)
+        return Distribution(self.columns, counts, falling(sum(value_counts), 6), 6, self.settled_rows)
+
+
+@lru_cache(maxsize=4)
+def coup_table(rules: DrawRules = PUNTO_BANCO) -> CoupTable:
+    """Run every sequence of six point values once and tabulate coups by class and multiset."""
+    values = np.indices((10,) * 6, dtype=np.int64).reshape(6, -1)
+    first, second, third, fourth, fifth, sixth = values
+    player_two = (first + third) % 10
+    banker_two = (second + fourth) % 10
+    naturals = np.array([rules.is_natural(total) for total in range(10)])
+    natural = naturals[player_two] | naturals[banker_two]
+    player_draws = ~natural & np.array(rules.player_draw)[player_two]
+    tableau = np.zeros((10, 10), dtype=bool)
+    tableau[: len(rules.banker_tableau)] = rules.banker_tableau
+    banker_draws_after_stand = ~natural & ~player_draws & np.array(rules.banker_draw_when_player_stood)[banker_two]
+    banker_draws_after_draw = player_draws & tableau[banker_two, fifth]
+    used = 4 + player_draws + (banker_draws_after_stand | banker_draws_after_draw)
+    # Each coup once: the cards it does not use are taken as zeros.
+    keep = ((used > 4) | (fifth == 0)) & ((used > 5) | (sixth == 0))
+    values, used = values[:, keep], used[keep]
+    player_third = np.where(player_draws[keep], values[4], -1)
+    banker_third = np.where(banker_draws_after_stand[keep], values[4], np.where(banker_draws_after_draw[keep], values[5], -1))
+    powers = MAX_VALUE_COUNT ** np.arange(10)
+    multiset_code = sum(np.where(position < used, powers[values[position]], 0) for position in range(6))
+    codes, multiset_index = np.unique(multiset_code, return_inverse=True)
+    class_code = (((player_two[keep] * 10 + banker_two[keep]) * 11 + player_third + 1) * 11) + banker_third + 1
+    class_codes, class_index = np.unique(class_code, return_inverse=True)
+    entries, orderings = np.unique(class_index * len(codes) + multiset_index, return_counts=True)
+    entry_class, entry_multiset = np.divmod(entries, len(codes))
+    multisets = (codes[:, None] // powers) % MAX_VALUE_COUNT
+    keys = np.stack([class_codes // 1210, class_codes // 121 % 10, class_codes // 11 % 11 - 1, class_codes % 11 - 1], axis=1)
+    starts = np.searchsorted(entry_class, np.arange(len(class_codes)))
+    return CoupTable(
+        multisets, multisets.sum(axis=1), keys, entry_multiset, orderings, starts,
+        coup_columns(keys[:, 0], keys[:, 1], keys[:, 2], keys[:, 3]),
+        _gather_index(multisets),
+    )
+
+
+def _gather_index(multisets: np.ndarray) -> np.ndarray:
+    """For each multiset, the cells (value * 7 + count) of its values in a 10 x 7 table of falling
+    factorials, padded with cell 0 (a count of 0 cards: 1)."""
+    index = np.zeros((6, len(multisets)), dtype=np.int64)
+    for position, row in enumerate(multisets.tolist()):
+        cells = [value * MAX_VALUE_COUNT + count for value, count in enumerate(row) if count]
+        index[: len(cells), position] = cells
+    return index
+
+
+class FastEngine:
+    """Coup distributions from the compiled table; the plain enumerator where a bet reads card slots
+    inside a coup (rank or suit of a card together with the outcome)."""
+
+    name = "fast"
+
+    def coups(self, shoe: Shoe, rules: DrawRules, tracked: dict[str, int]) -> Distribution:
+        if tracked:
+            return enumerate_coups(shoe, rules, tracked)
+        return coup_table(rules).distribution(shoe.value_counts)
+
+    def cards(self, shoe: Shoe, tracked: dict[str, int]) -> Distribution:
+        return enumerate_cards(shoe, tracked)
+
+
+@dataclass(frozen=True, eq=False)
+class MultisetTable:
+    """Orderings of multisets of card classes, for weighing many shoes at once.
+
+    ``rows`` x ``multisets`` entries say how many orderings of each multiset fall in each row of a
+    distribution layout (coup classes, or sequences of a few cards); ``depth`` is the number of
+    cards the counts are ordered sequences of (6 for coups).
+    """
+
+    multisets: np.ndarray  # (K, classes)
+    depth: int
+    columns: dict
+    entry_row: np.ndarray
+    entry_multiset: np.ndarray
+    entry_orderings: np.ndarray
+    parent: np.ndarray = field(init=False)
+    added_class: np.ndarray = field(init=False)
+
+    def __post_init__(self):
+        sizes = self.multisets.sum(axis=1)
+        index = {tuple(row): position for position, row in enumerate(self.multisets.tolist())}
+        parent = np.zeros(len(sizes), dtype=np.int64)
+        added = np.zeros(len(sizes), dtype=np.int64)
+        for position, row in enumerate(self.multisets.tolist()):
+            if sizes[position]:
+                added[position] = max(value for value, count in enumerate(row) if count)
+                row[added[position]] -= 1
+                parent[position] = index[tuple(row)]
+        object.__setattr__(self, "parent", parent)
+        object.__setattr__(self, "added_class", added)
+
+    def batch_weights(self, counts: np.ndarray) -> np.ndarray:
+        """(K x shoes) ordered ``depth``-card sequences per multiset; ``counts`` is (shoes x classes), int64."""
+        sizes = self.multisets.sum(axis=1)
+        by_class = np.ascontiguousarray(counts.T)
+        weights = np.empty((len(sizes), len(counts)), dtype=np.int64)
+        weights[sizes == 0] = 1
+        for size in range(1, self.depth + 1):
+            level = np.flatnonzero(sizes == size)
+            added = self.added_class[level]
+            already = self.multisets[level, added] - 1
+            weights[level] = weights[self.parent[level]] * (by_class[added] - already[:, None])
+        shoe_sizes = counts.sum(axis=1)
+        for size in range(self.depth):
+            level = np.flatnonzero(sizes == size)
+            if len(level):
+                weights[level] *= np.prod([shoe_sizes - size - drawn for drawn in range(self.depth - size)], axis=0)
+        return weights
+
+
+def closed_multisets(multisets: np.ndarray) -> np.ndarray:
+    """The given multisets and every sub-multiset of them (so each has a parent one card smaller)."""
+    seen = {tuple(row) for row in multisets.tolist()}
+    frontier = list(seen)
+    while frontier:
+        row = frontier.pop()
+        for value, count in enumerate(row):
+            if count:
+                smaller = row[:value] + (count - 1,) + row[value + 1 :]
+                if smaller not in seen:
+                    seen.add(smaller)
+                    frontier.append(smaller)
+    return np.array(sorted(seen, key=lambda row: (sum(row), row)), dtype=np.int64)
+
+
+@lru_cache(maxsize=4)
+def coup_multiset_table(rules: DrawRules = PUNTO_BANCO) -> MultisetTable:
+    """The coup table in the form the batch path weighs."""
+    table = coup_table(rules)
+    multisets = closed_multisets(table.multisets)
+    position = {tuple(row): index for index, row in enumerate(multisets.tolist())}
+    remap = np.array([position[tuple(row)] for row in table.multisets.tolist()])
+    entry_row = np.repeat(np.arange(len(table.class_starts)), np.diff(np.append(table.class_starts, len(table.entry_multiset))))
+    return MultisetTable(multisets, 6, table.columns, entry_row, remap[table.entry_multiset], table.entry_orderings)
+
+
+@lru_cache(maxsize=16)
+def card_multiset_table(slots: tuple[tuple[str, int], ...]) -> MultisetTable:
+    """Every sequence of classes for the given card slots (rank or value level), one row each."""
+    from .distribution import card_columns
+    from .enumerator import CARD
+
+    level = max(level for _, level in slots)
+    if level == CARD:
+        raise ValueError("the batch path does not weigh bets on suits")
+    classes = 13 if level else 10
+    labels = np.indices((classes,) * len(slots)).reshape(len(slots), -1)
+    columns = {}
+    for (slot, slot_level), label in zip(slots, labels):
+        columns.update(card_columns(slot, slot_level, _coarsen(label, level, slot_level)))
+    histogram = np.zeros((labels.shape[1], classes), dtype=np.int64)
+    for label in labels:
+        histogram[np.arange(labels.shape[1]), label] += 1
+    multisets, inverse = np.unique(histogram, axis=0, return_inverse=True)
+    full = closed_multisets(multisets)
+    position = {tuple(row): index for index, row in enumerate(full.tolist())}
+    remap = np.array([position[tuple(row)] for row in multisets.tolist()])
+    rows = np.arange(labels.shape[1])
+    return MultisetTable(full, len(slots), columns, rows, remap[inverse.ravel()], np.ones(len(rows), dtype=np.int64))
+
+
+def _coarsen(labels, source, target):
+    from .cards import POINT_VALUES
+
+    return np.asarray(POINT_VALUES)[labels] if source == 1 and target == 0 else labels
+
+
+BATCH_CHUNK = 128
+"""Shoes weighed at once in the batch path: small enough that a chunk of weights stays in cache."""
+
+
+@dataclass(frozen=True)
+class BatchExpectations:
+    """Exact expectations of several bets on many shoes.
+
+    ``numerators[s, b] / (scales[b] * falling(sizes[s], depths[b]))`` is the expected net win per
+    unit of bet ``b`` on shoe ``s``: a coup bet counts ordered 6-card sequences, a bet on the first
+    cards ordered draws of the cards it reads.
+    """
+
+    bets: tuple
+    numerators: np.ndarray
+    scales: tuple[int, ...]
+    depths: tuple[int, ...]
+    sizes: tuple[int, ...]
+
+    def expected_value(self, shoe: int, bet: str) -> Fraction:
+        column = [candidate.name for candidate in self.bets].index(bet)
+        return Fraction(int(self.numerators[shoe, column]), self.scales[column] * falling(self.sizes[shoe], self.depths[column]))
+
+    def decimals(self) -> np.ndarray:
+        """The expectations as floats, for statistics and display (their signs are exact)."""
+        denominators = np.array([[scale * falling(size, depth) for scale, depth in zip(self.scales, self.depths)] for size in self.sizes], dtype=object)
+        return (self.numerators.astype(object) / denominators).astype(np.float64)
+
+    def positive(self) -> np.ndarray:
+        """Exactly where the expectation is above zero."""
+        return self.numerators > 0
+
+
+def _pay_matrix(table: MultisetTable, bets) -> np.ndarray:
+    """(multisets x bets): each bet's scaled net pay summed over the orderings of each multiset."""
+    from .analysis import settled_rows
+
+    layout = Distribution(table.columns, np.zeros(len(next(iter(table.columns.values()))), dtype=np.int64), 1, table.depth)
+    matrix = np.zeros((len(table.multisets), len(bets)), dtype=np.int64)
+    for column, bet in enumerate(bets):
+        row_pay = np.zeros(len(layout.counts), dtype=np.int64)
+        for net, rows in zip(bet.scaled_pays[1], settled_rows(bet, layout)):
+            row_pay[rows] = net
+        np.add.at(matrix[:, column], table.entry_multiset, row_pay[table.entry_row] * table.entry_orderings)
+    return matrix
+
+
+def _exact_product(weights: np.ndarray, matrix: np.ndarray, dtype) -> np.ndarray:
+    """weights.T @ matrix, exactly: float64 products on limbs small enough that no dot product
+    passes 2^53 (so every partial result is an exact integer), recombined as ``dtype``."""
+    bound = int(np.abs(matrix).sum(axis=0).max()) or 1
+    limb_bits = 52 - bound.bit_length()
+    limbs = max(1, -(-int(weights.max()).bit_length() // limb_bits))
+    floats = matrix.astype(np.float64)
+    result = np.zeros((weights.shape[1], matrix.shape[1]), dtype=dtype)
+    remaining = weights
+    for limb in range(limbs):
+        low, remaining = (remaining & ((1 << limb_bits) - 1)).astype(np.float64), remaining >> limb_bits
+        result += (low.T @ floats).astype(np.int64).astype(dtype) * (1 << (limb * limb_bits))
+    return result
+
+
+def batch_expectations(rank_counts, bets, rules: DrawRules = PUNTO_BANCO) -> BatchExpectations:
+    """Exact expectations of ``bets`` for many shoes given as per-rank counts (shoes x 13).
+
+    Coup bets that read only value-level features, and bets on the first cards by rank or value
+    (the pair bets), are weighed in batch; a bet on suits, or on card ranks inside a coup, is refused.
+    """
+    counts = np.asarray(rank_counts, dtype=np.int64).reshape(-1, 13)
+    if (counts < 0).any() or (counts.sum(axis=1) < 6).any():
+        raise InputError("every shoe needs non-negative counts and at least 6 cards")
+    sizes = tuple(int(size) for size in counts.sum(axis=1))
+    scales = tuple(bet.scaled_pays[0] for bet in bets)
+    largest_pay = max(max(abs(net) for net in bet.scaled_pays[1]) for bet in bets)
+    fits = max(sizes) ** 6 * largest_pay < INT64_SAFE
+    numerators = np.zeros((len(counts), len(bets)), dtype=np.int64 if fits else object)
+    groups: dict = {}
+    for index, bet in enumerate(bets):
+        if bet.needs_coup and bet.card_slots:
+            raise InputError(f"bet {bet.name!r} reads card ranks inside the coup; the batch path cannot weigh it")
+        if bet.needs_suits:
+            raise InputError(f"bet {bet.name!r} reads suits; the batch path weighs shoes by rank")
+        key = "coup" if bet.needs_coup else tuple(sorted(bet.card_slots.items(), key=lambda item: SLOTS.index(item[0])))
+        groups.setdefault(key, []).append(index)
+    depths = [0] * len(bets)
+    value_matrix = np.zeros((13, 10), dtype=np.int64)
+    value_matrix[np.arange(13), POINT_VALUES] = 1
+    for key, members in groups.items():
+        table = coup_multiset_table(rules) if key == "coup" else card_multiset_table(key)
+        classes = counts if table.multisets.shape[1] == 13 else counts @ value_matrix
+        matrix = _pay_matrix(table, [bets[index] for index in members])
+        for index in members:
+            depths[index] = table.depth
+        for start in range(0, len(counts), BATCH_CHUNK):
+            chunk = slice(start, start + BATCH_CHUNK)
+            if fits:
+                numerators[chunk, members] = _exact_product(table.batch_weights(classes[chunk]), matrix, np.int64)
+            else:
+                numerators[chunk, members] = np.array([_exact_weights_product(table, row, matrix) for row in classes[chunk]], dtype=object)
+    return BatchExpectations(tuple(bets), numerators, scales, tuple(depths), sizes)
+
+
+def _exact_weights_product(table: MultisetTable, classes: np.ndarray, matrix: np.ndarray) -> np.ndarray:
+    """One shoe too large for int64: the same weights in Python integers."""
+    size = int(classes.sum())
+    weights = np.array(
+        [
+            np.prod([falling(int(classes[value]), int(used)) for value, used in enumerate(row) if used], dtype=object)
+            * falling(size - int(row.sum()), table.depth - int(row.sum()))
+            for row in table.multisets
+        ],
+        dtype=object,
+    )
+    return weights @ matrix.astype(object)

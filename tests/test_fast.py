@@ -1,0 +1,85 @@
+"""The compiled evaluator and the batch path against the plain enumerator, exactly."""
+
+from itertools import product
+
+import numpy as np
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact_odds.analysis import PlainEngine, analyze
+from exact_odds.bets import catalog
+from exact_odds.distribution import INT64_SAFE
+from exact_odds.fast import FastEngine, batch_expectations, coup_table
+from exact_odds.shoe import Shoe
+
+CATALOG = catalog()
+RANK_BETS = [bet for bet in CATALOG.values() if not bet.needs_suits]
+
+
+def same_analysis(shoe, bets):
+    fast = analyze(shoe, bets, engine=FastEngine())
+    plain = analyze(shoe, bets, engine=PlainEngine())
+    assert fast.outcomes == plain.outcomes and fast.total == plain.total
+    for left, right in zip(fast.bets, plain.bets):
+        assert left.rows == right.rows, left.bet.name
+        assert left.expected_value == right.expected_value
+    return fast
+
+
+compositions = st.one_of(
+    st.lists(st.integers(0, 3), min_size=13, max_size=13),  # tiny
+    st.lists(st.sampled_from([0, 0, 1, 40]), min_size=13, max_size=13),  # lopsided, ranks missing
+    st.integers(1, 50).map(lambda decks: [4 * decks] * 13),  # 1 to 50 decks
+    st.tuples(st.integers(1, 50), st.lists(st.integers(0, 30), min_size=13, max_size=13)).map(
+        lambda pair: [max(0, 4 * pair[0] - removed) for removed in pair[1]]
+    ),
+).filter(lambda counts: sum(counts) >= 6)
+
+
+@settings(max_examples=20)
+@given(compositions)
+def test_compiled_evaluator_equals_the_enumerator_for_every_bet(counts):
+    same_analysis(Shoe(tuple(counts), None, "drawn"), RANK_BETS)
+
+
+def test_suited_bets_through_both_engines():
+    same_analysis(Shoe.decks(1).remove(()), [CATALOG["perfect_pair"], CATALOG["perfect_pair_v2"], CATALOG["banker"]])
+
+
+def test_a_shoe_that_overflows_int64_is_still_exact():
+    shoe = Shoe.decks(100)
+    assert shoe.size ** 6 > INT64_SAFE
+    result = same_analysis(shoe, [CATALOG["banker"], CATALOG["dragon_7"], CATALOG["player_pair"]])
+    assert sum(result.outcomes.values()) == result.total
+
+
+def test_table_counts_each_natural_coup_once():
+    """Coups that stop on a natural use four cards: their orderings in the table are exactly the
+    four-value sequences with an 8 or 9 in either hand, counted here by plain loops."""
+    table = coup_table()
+    naturals = sum(1 for p1, b1, p2, b2 in product(range(10), repeat=4) if (p1 + p2) % 10 >= 8 or (b1 + b2) % 10 >= 8)
+    keys = table.class_keys
+    natural_class = ((keys[:, 0] >= 8) | (keys[:, 1] >= 8)) & (keys[:, 2] < 0) & (keys[:, 3] < 0)
+    entry_class = np.repeat(np.arange(len(keys)), np.diff(np.append(table.class_starts, len(table.entry_multiset))))
+    assert table.entry_orderings[natural_class[entry_class]].sum() == naturals
+    assert len({tuple(key) for key in keys.tolist()}) == len(keys)
+
+
+def test_batch_equals_one_at_a_time():
+    rng = np.random.default_rng(7)
+    shoes = np.full((40, 13), 32) - rng.integers(0, 25, (40, 13))
+    shoes[0] = [4] * 13
+    shoes[1] = [0, 0, 0, 0, 0, 0, 0, 0, 0, 20, 0, 0, 1]
+    batch = batch_expectations(shoes, RANK_BETS)
+    for index in (0, 1, 2, 17, 39):
+        one = analyze(Shoe(tuple(int(count) for count in shoes[index]), None, "shoe"), RANK_BETS)
+        for result in one.bets:
+            assert batch.expected_value(index, result.bet.name) == result.expected_value
+    assert (batch.positive() == (batch.decimals() > 0)).all()
+
+
+def test_batch_on_shoes_beyond_int64():
+    shoes = np.array([[400] * 13, [399] * 13])
+    batch = batch_expectations(shoes, [CATALOG["banker"], CATALOG["either_pair"]])
+    one = analyze(Shoe((399,) * 13, None, "shoe"), [CATALOG["banker"], CATALOG["either_pair"]])
+    assert [batch.expected_value(1, result.bet.name) for result in one.bets] == [result.expected_value for result in one.bets]
