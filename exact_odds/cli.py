@@ -9,21 +9,23 @@ from . import report
 from .errors import InputError
 
 SHOE_HELP = {
-    "decks": "Number of 52-card decks in the shoe (default 8).",
+    "decks": "Number of 52-card decks in the shoe (default 8), or inf: cards drawn with replacement.",
     "shoe": "Explicit composition, e.g. A=32,2=32,...,K=32 or per card 9h=7 (unnamed ranks count 0).",
     "remove": "Cards taken out of the shoe, e.g. \"5 5 K 9h\".",
 }
 
 
 class DeckCount(click.ParamType):
-    """A positive whole number of decks."""
+    """A positive whole number of decks, or ``inf`` for the infinite deck."""
 
     name = "N"
 
     def convert(self, value, param, ctx):
-        text = str(value).strip()
+        text = str(value).strip().lower()
+        if text in ("inf", "infinite"):
+            return "inf"
         if not text.isdigit() or int(text) < 1:
-            self.fail(f"--decks must be a positive whole number of decks, not {value!r}", param, ctx)
+            self.fail(f"--decks must be a positive whole number of decks (or inf), not {value!r}", param, ctx)
         return int(text)
 
 
@@ -121,6 +123,61 @@ def list_bets(bets_file):
     from .bets import describe_bets
 
     click.echo(describe_bets(available_bets(bets_file, "5", "8")), nl=False)
+
+
+def progress_bar(label: str):
+    """A progress bar on stderr when it is a terminal; nothing otherwise."""
+    if not sys.stderr.isatty():
+        return None
+    return lambda items: click.progressbar(items, label=label, file=sys.stderr)
+
+
+def iterate_with(progress, items):
+    if progress is None:
+        yield from items
+        return
+    with progress(items) as bar:
+        yield from bar
+
+
+@cli.command()
+@click.option("--data", "data_file", type=click.Path(dir_okay=False), help="A published-figures TOML file (default: the shipped one).")
+@click.option("--source", "source_text", metavar="TEXT", help="Only figures whose source or URL contains TEXT.")
+@click.option("--bet", "bet_name", metavar="NAME", help="Only figures about this bet (banker, player, tie are the outcomes too).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+def verify(data_file, source_text, bet_name, fmt):
+    """Check every published figure exactly, at the precision it was printed.
+
+    Verdicts: ok, mismatch, known-wrong (the record says why), stale mark (marked wrong, yet it
+    matches). Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
+    """
+    from .verify import Calculator, check, published_figures, verify_report
+
+    figures = published_figures(data_file)
+    if source_text:
+        figures = [figure for figure in figures if source_text.lower() in (figure.source + " " + figure.url).lower()]
+    if bet_name:
+        figures = [figure for figure in figures if figure.bet == bet_name.lower()]
+    if not figures:
+        raise InputError("no published figure matches the filters")
+    calculator = Calculator(available_bets(None, "5", "8"))
+    bar = progress_bar("verifying")
+    checks = [check(figure, calculator) for figure in iterate_with(bar, figures)]
+    click.echo(verify_report(checks, fmt), nl=False)
+    sys.exit(1 if any(result.failed for result in checks) else 0)
+
+
+@cli.command()
+@click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False), help="Folder to write.")
+@click.option("--decks", "deck_text", default="1-8", show_default=True, metavar="LIST", help="Deck counts: 1-8, 1,2,6, inf...")
+def export(out, deck_text):
+    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary and an index."""
+    from .bets import catalog
+    from .export import export as write_tables
+    from .export import parse_deck_list
+
+    written = write_tables(out, parse_deck_list(deck_text), list(catalog().values()), progress_bar("exporting"))
+    click.echo(f"wrote {len(written) + 1} files to {out}")
 
 
 def parse_fraction(text: str, option: str) -> Fraction:

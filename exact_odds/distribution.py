@@ -32,6 +32,15 @@ def falling(n: int, k: int) -> int:
     return result
 
 
+def draws(n: int, k: int, with_replacement: bool = False) -> int:
+    """Ordered ways to draw k cards from n: falling factorial, or n^k when each card is put back.
+
+    >>> draws(13, 6, with_replacement=True)
+    4826809
+    """
+    return n**k if with_replacement else falling(n, k)
+
+
 def count_array(values, total: int) -> np.ndarray:
     """Exact counts as an int64 array when ``total`` allows it, else as Python integers."""
     if total < INT64_SAFE:

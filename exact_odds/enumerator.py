@@ -18,7 +18,7 @@ from collections import defaultdict
 import numpy as np
 
 from .cards import POINT_VALUES
-from .distribution import INT64_SAFE, Distribution, card_columns, count_array, coup_columns, falling
+from .distribution import INT64_SAFE, Distribution, card_columns, count_array, coup_columns, draws
 from .errors import InputError
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
@@ -76,8 +76,11 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules = PUNTO_BANCO, tracked: dict[st
     levels = effective_levels(tracked)
     key_slots = [position for position, slot in enumerate(SLOTS) if slot in tracked]
     rows: dict[tuple, int] = defaultdict(int)
-    size = shoe.size
-    unused = [falling(size - (cards - len(dealt)), 6 - cards) for cards in range(7)]
+    start = levels[0]
+    counts = shoe_counts(shoe, start)
+    size, replace = sum(counts), shoe.with_replacement
+    taken = 0 if replace else 1
+    unused = [draws(size - taken * (cards - len(dealt)), 6 - cards, replace) for cards in range(7)]
 
     def leaf(weight, labels, values, player_third, banker_third, cards=None):
         player_two = (values[0] + values[2]) % 10
@@ -95,7 +98,7 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules = PUNTO_BANCO, tracked: dict[st
         class_values = CLASS_VALUES[target]
         for label, count in enumerate(counts):
             if count:
-                counts[label] = count - 1
+                counts[label] = count - taken
                 then(counts, target, weight * count, labels + (label,), values + (class_values[label],))
                 counts[label] = count
 
@@ -131,9 +134,8 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules = PUNTO_BANCO, tracked: dict[st
     after_player_third.slot = 4
     banker_third_after_stand.slot = 5
     banker_third_after_draw.slot = 5
-    start = levels[0]
-    after_initial(shoe_counts(shoe, start), start, 1, (), ())
-    return _coup_distribution(rows, key_slots, tracked, falling(size, 6 - len(dealt)), 6 - len(dealt))
+    after_initial(counts, start, 1, (), ())
+    return _coup_distribution(rows, key_slots, tracked, draws(size, 6 - len(dealt), replace), 6 - len(dealt))
 
 
 def _coup_distribution(rows, key_slots, tracked, total, cards) -> Distribution:
@@ -165,20 +167,21 @@ def enumerate_cards(shoe: Shoe, tracked: dict[str, int]) -> Distribution:
 
     The other cards of the coup are summed out, so ``total`` is the number of ordered draws of
     ``len(tracked)`` cards. The count of a sequence of classes is the product, over classes, of the
-    falling factorial of its count in the shoe.
+    falling factorial of its count in the shoe (its power, for the infinite deck).
     """
     slots = [slot for slot in SLOTS if slot in tracked]
     level = max(tracked.values())
-    total = falling(shoe.size, len(slots))
+    counts = shoe_counts(shoe, level)
+    total = draws(sum(counts), len(slots), shoe.with_replacement)
     dtype = np.int64 if total < INT64_SAFE else object
-    counts = np.asarray(shoe_counts(shoe, level), dtype=dtype)
+    counts = np.asarray(counts, dtype=dtype)
     present = np.flatnonzero(counts)
     grids = np.meshgrid(*([present.astype(np.int16)] * len(slots)), indexing="ij")
     labels = [grid.ravel() for grid in grids]
     weight = np.ones(len(labels[0]), dtype=dtype)
     for position, label in enumerate(labels):
         available = counts[label]
-        for earlier in labels[:position]:
+        for earlier in labels[:position] if not shoe.with_replacement else ():
             available = available - (earlier == label)
         weight = weight * available
     if not weight.all():

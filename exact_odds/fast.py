@@ -22,7 +22,7 @@ from math import lcm
 
 import numpy as np
 
-from .distribution import INT64_SAFE, Distribution, coup_columns, falling
+from .distribution import INT64_SAFE, Distribution, coup_columns, draws, falling
 from .cards import POINT_VALUES
 from .enumerator import SLOTS, enumerate_cards, enumerate_coups
 from .errors import InputError
@@ -47,25 +47,25 @@ class CoupTable:
     gather: np.ndarray = field(repr=False)  # (6, K): (value, count used) in a 10 x 7 table, per value used
     settled_rows: dict = field(default_factory=dict, repr=False)
 
-    def weights(self, value_counts) -> np.ndarray:
+    def weights(self, value_counts, with_replacement: bool = False) -> np.ndarray:
         """Ordered 6-card sequences of each multiset in a shoe with these counts of values 0-9."""
         size = sum(value_counts)
-        total = falling(size, 6)
+        total = draws(size, 6, with_replacement)
         dtype = np.int64 if total < INT64_SAFE else object
-        table = np.array([[falling(count, used) for used in range(MAX_VALUE_COUNT)] for count in value_counts], dtype=dtype)
+        table = np.array([[draws(count, used, with_replacement) for used in range(MAX_VALUE_COUNT)] for count in value_counts], dtype=dtype)
         flat = table.ravel()
         weight = flat[self.gather[0]]
         for column in self.gather[1:]:
             weight = weight * flat[column]
-        unused = np.array([falling(size - used, 6 - used) for used in range(7)], dtype=dtype)
+        unused = np.array([draws(size if with_replacement else size - used, 6 - used, with_replacement) for used in range(7)], dtype=dtype)
         return weight * unused[self.sizes]
 
-    def distribution(self, value_counts) -> Distribution:
+    def distribution(self, value_counts, with_replacement: bool = False) -> Distribution:
         """The coup distribution of a shoe, equal to the plain enumerator's (value level)."""
-        weight = self.weights(value_counts)
+        weight = self.weights(value_counts, with_replacement)
         contributions = self.entry_orderings * weight[self.entry_multiset]
         counts = np.add.reduceat(contributions, self.class_starts)
-        return Distribution(self.columns, counts, falling(sum(value_counts), 6), 6, self.settled_rows)
+        return Distribution(self.columns, counts, draws(sum(value_counts), 6, with_replacement), 6, self.settled_rows)
 
 
 @lru_cache(maxsize=4)
@@ -124,7 +124,7 @@ class FastEngine:
     def coups(self, shoe: Shoe, rules: DrawRules, tracked: dict[str, int]) -> Distribution:
         if tracked:
             return enumerate_coups(shoe, rules, tracked)
-        return coup_table(rules).distribution(shoe.value_counts)
+        return coup_table(rules).distribution(shoe.value_counts, shoe.with_replacement)
 
     def cards(self, shoe: Shoe, tracked: dict[str, int]) -> Distribution:
         return enumerate_cards(shoe, tracked)

@@ -118,7 +118,11 @@ def bet_record(result: BetAnalysis) -> dict:
 
 def analysis_record(analysis: Analysis, notes: list[str]) -> dict:
     return {
-        "shoe": {"description": analysis.shoe.description, "cards": analysis.shoe.size},
+        "shoe": {
+            "description": analysis.shoe.description,
+            "cards": None if analysis.shoe.with_replacement else analysis.shoe.size,
+            "with_replacement": analysis.shoe.with_replacement,
+        },
         "total_combinations": analysis.total,
         "outcomes": {
             name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES

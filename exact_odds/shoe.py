@@ -30,6 +30,8 @@ class Shoe:
     rank_counts: tuple[int, ...]
     card_counts: tuple[int, ...] | None
     description: str
+    with_replacement: bool = False
+    """The infinite deck: every card drawn is put back, so each rank keeps probability 1/13."""
 
     @classmethod
     def decks(cls, decks: int) -> "Shoe":
@@ -37,6 +39,11 @@ class Shoe:
         if isinstance(decks, bool) or not isinstance(decks, int) or decks < 1:
             raise InputError(f"the number of decks must be a positive integer, not {decks!r}")
         return cls((4 * decks,) * 13, (decks,) * 52, f"{decks} deck{'s' if decks > 1 else ''}")
+
+    @classmethod
+    def infinite(cls) -> "Shoe":
+        """The infinite deck: cards drawn with replacement from one deck (denominators powers of 13)."""
+        return cls((1,) * 13, (1,) * 52, "infinite deck", with_replacement=True)
 
     @classmethod
     def parse(cls, spec: str) -> "Shoe":
@@ -85,6 +92,8 @@ class Shoe:
         """The shoe less ``cards``. Removing a card without a suit forgets the suit split."""
         if not cards:
             return self
+        if self.with_replacement:
+            raise InputError("cards cannot be removed from the infinite deck (every card drawn is put back)")
         ranks = list(self.rank_counts)
         suits = list(self.card_counts) if self.card_counts is not None else None
         for card in cards:
@@ -104,19 +113,24 @@ class Shoe:
 
     def checked(self) -> "Shoe":
         """This shoe, after checking it can deal a full coup."""
-        if self.size < CARDS_PER_COUP:
+        if self.size < CARDS_PER_COUP and not self.with_replacement:
             raise InputError(f"{self.description} holds {self.size} cards; a coup needs a shoe of at least {CARDS_PER_COUP}")
         return self
 
     def __str__(self) -> str:
+        if self.with_replacement:
+            return f"{self.description} (cards drawn with replacement)"
         return f"{self.description} ({self.size} cards)"
 
 
-def shoe_from_options(decks: int | None, shoe_spec: str | None, remove: str | None) -> Shoe:
-    """The shoe named by the CLI options ``--decks``, ``--shoe`` and ``--remove``."""
+def shoe_from_options(decks: int | str | None, shoe_spec: str | None, remove: str | None) -> Shoe:
+    """The shoe named by the CLI options ``--decks`` (a number, or ``inf``), ``--shoe`` and ``--remove``."""
     if decks is not None and shoe_spec is not None:
         raise InputError("give either --decks or --shoe, not both")
-    shoe = Shoe.parse(shoe_spec) if shoe_spec is not None else Shoe.decks(8 if decks is None else decks)
+    if decks == "inf":
+        shoe = Shoe.infinite()
+    else:
+        shoe = Shoe.parse(shoe_spec) if shoe_spec is not None else Shoe.decks(8 if decks is None else decks)
     if remove:
         shoe = shoe.remove(parse_cards(remove))
     return shoe.checked()

@@ -1,0 +1,234 @@
+"""Published figures, each with its source, checked exactly at the precision they were printed.
+
+>>> printed = parse_printed("1.06%")
+>>> printed.value, printed.places, printed.percent
+(Fraction(53, 50), 2, True)
+>>> matches(printed, Fraction(10579, 1000000))
+True
+"""
+
+import re
+import tomllib
+from dataclasses import dataclass
+from fractions import Fraction
+from importlib import resources
+from pathlib import Path
+
+from .analysis import BetAnalysis, analyze
+from .bets import Bet
+from .conditions import parse_condition
+from .enumerator import SLOTS, VALUE
+from .errors import InputError
+from .fast import FastEngine
+from .shoe import Shoe
+
+MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value")
+FIELDS = {"id", "measure", "bet", "when", "hand_pairs", "decks", "value", "printed_as", "source", "url", "author", "note", "known_wrong"}
+FIRST_CARDS = SLOTS[:4]
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A figure as printed: its value, its decimals (None for an exact integer) and whether in percent."""
+
+    value: Fraction
+    places: int | None
+    percent: bool
+
+
+def parse_printed(text: str) -> Printed:
+    """Read a printed figure: ``2,292,252,566,437,888``, ``1.0579%``, ``1.06 per cent``, ``~10.1%``, ``-0.026517``."""
+    words = text.strip().lower().lstrip("~").strip()
+    percent = bool(re.search(r"(%|per ?cent)$", words))
+    number = re.sub(r"\s*(%|per ?cent)$", "", words).replace(",", "")
+    if not re.fullmatch(r"-?\d+(\.\d+)?", number):
+        raise InputError(f"cannot read the printed figure {text!r}")
+    places = len(number.split(".")[1]) if "." in number else (0 if percent else None)
+    return Printed(Fraction(number), places, percent)
+
+
+def matches(printed: Printed, exact: Fraction) -> bool:
+    """Whether ``exact`` shows as ``printed`` at its precision (a half unit either way, inclusive)."""
+    shown = exact * 100 if printed.percent else exact
+    if printed.places is None:
+        return shown == printed.value
+    return abs(shown - printed.value) <= Fraction(1, 2 * 10**printed.places)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One published figure: what is measured, as printed, and where."""
+
+    id: str
+    measure: str
+    decks: int | str
+    value: str
+    source: str
+    url: str
+    bet: str | None = None
+    when: str | None = None
+    hand_pairs: bool = False
+    printed_as: str = ""
+    author: str = ""
+    note: str = ""
+    known_wrong: str = ""
+
+
+def load_figures(text: str, origin: str) -> list[Figure]:
+    """The figures of a published-figures TOML file; errors name the record."""
+    try:
+        records = tomllib.loads(text).get("figure")
+    except tomllib.TOMLDecodeError as error:
+        raise InputError(f"{origin}: not valid TOML: {error}") from None
+    if not isinstance(records, list) or not records:
+        raise InputError(f"{origin}: no [[figure]] records")
+    figures, seen = [], set()
+    for number, record in enumerate(records, start=1):
+        where = f"{origin}: figure {record.get('id', number)!r}"
+        unknown = set(record) - FIELDS
+        if unknown:
+            raise InputError(f"{where}: unknown field {sorted(unknown)[0]!r}")
+        missing = {"id", "measure", "decks", "value", "source", "url"} - set(record)
+        if missing:
+            raise InputError(f"{where}: missing field {sorted(missing)[0]!r}")
+        if record["measure"] not in MEASURES:
+            raise InputError(f"{where}: unknown measure {record['measure']!r} (expected one of {', '.join(MEASURES)})")
+        if (record["measure"] in ("combinations", "probability")) != ("when" in record):
+            raise InputError(f"{where}: combinations and probability take `when`; the other measures take `bet` alone")
+        if "when" not in record and "bet" not in record:
+            raise InputError(f"{where}: needs `bet`")
+        if record["id"] in seen:
+            raise InputError(f"{origin}: duplicate figure id {record['id']!r}")
+        seen.add(record["id"])
+        parse_printed(record["value"])
+        figures.append(Figure(**record))
+    return figures
+
+
+def published_figures(path: str | None = None) -> list[Figure]:
+    """The shipped figures (exact_odds/data/published.toml), or those of ``path``."""
+    if path is None:
+        return load_figures(resources.files("exact_odds").joinpath("data/published.toml").read_text(encoding="utf-8"), "published.toml")
+    try:
+        return load_figures(Path(path).read_text(encoding="utf-8"), path)
+    except OSError as error:
+        raise InputError(f"cannot read {path!r}: {error.strerror}") from None
+
+
+@dataclass(frozen=True)
+class Check:
+    figure: Figure
+    exact: Fraction
+    verdict: str
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict == "mismatch"
+
+
+class Calculator:
+    """Exact values of figures, sharing one enumeration per shoe and feature set."""
+
+    def __init__(self, bets: dict[str, Bet]):
+        self.bets = bets
+        self.engine = FastEngine()
+        self.distributions: dict = {}
+        self.analyses: dict = {}
+
+    def shoe(self, decks) -> Shoe:
+        return Shoe.infinite() if decks == "inf" else Shoe.decks(int(decks))
+
+    def bet_analysis(self, decks, name: str) -> BetAnalysis:
+        if name not in self.bets:
+            raise InputError(f"unknown bet {name!r} in the published figures")
+        if (decks, name) not in self.analyses:
+            self.analyses[(decks, name)] = analyze(self.shoe(decks), [self.bets[name]], engine=self.engine).bets[0]
+        return self.analyses[(decks, name)]
+
+    def event(self, figure: Figure) -> tuple[int, int]:
+        """Sequences where ``when`` holds, and all sequences, counted as the figure counts them."""
+        condition = parse_condition(figure.when)
+        needs_coup, slots = condition.requirements()
+        if figure.hand_pairs:
+            slots = {slot: max(slots.get(slot, VALUE), VALUE) for slot in FIRST_CARDS} | slots
+        key = (figure.decks, needs_coup and not figure.hand_pairs, tuple(sorted(slots.items())))
+        if key not in self.distributions:
+            shoe = self.shoe(figure.decks)
+            if key[1] or not slots:
+                self.distributions[key] = self.engine.coups(shoe, self.rules, slots)
+            else:
+                self.distributions[key] = self.engine.cards(shoe, slots)
+        distribution = self.distributions[key]
+        count = distribution.count_where(condition(distribution.columns))
+        if figure.hand_pairs:
+            return count // 4, distribution.total // 4
+        return count, distribution.total
+
+    @property
+    def rules(self):
+        from .rules import PUNTO_BANCO
+
+        return PUNTO_BANCO
+
+    def exact(self, figure: Figure) -> Fraction:
+        if figure.measure in ("combinations", "probability"):
+            count, total = self.event(figure)
+            return Fraction(count) if figure.measure == "combinations" else Fraction(count, total)
+        result = self.bet_analysis(figure.decks, figure.bet)
+        return getattr(result, figure.measure)
+
+
+def check(figure: Figure, calculator: Calculator) -> Check:
+    exact = calculator.exact(figure)
+    ok = matches(parse_printed(figure.value), exact)
+    if figure.known_wrong:
+        verdict = "stale mark: matches" if ok else "known-wrong"
+    else:
+        verdict = "ok" if ok else "mismatch"
+    return Check(figure, exact, verdict)
+
+
+def verify_report(checks: list[Check], fmt: str) -> str:
+    """The checks as a table (figure, source, published, computed exact and decimal, verdict) or JSON."""
+    import json
+
+    from tabulate import tabulate
+
+    from .report import fixed
+
+    def decimal(check: Check) -> str:
+        printed = parse_printed(check.figure.value)
+        if printed.places is None:
+            return f"{int(check.exact):,}" if check.exact.denominator == 1 else fixed(check.exact, 2)
+        return fixed(check.exact * (100 if printed.percent else 1), printed.places + 3) + ("%" if printed.percent else "")
+
+    def verdict(check: Check) -> str:
+        return f"known-wrong: {check.figure.known_wrong}" if check.verdict == "known-wrong" else check.verdict
+
+    failed = sum(check.failed for check in checks)
+    stale = sum(check.verdict.startswith("stale") for check in checks)
+    summary = f"{len(checks)} figures: {len(checks) - failed} as expected, {failed} mismatch, {stale} stale known-wrong marks"
+    if fmt == "json":
+        records = [
+            {
+                "id": check.figure.id,
+                "measure": check.figure.measure,
+                "bet": check.figure.bet,
+                "when": check.figure.when,
+                "decks": check.figure.decks,
+                "published": check.figure.value,
+                "computed": str(check.exact),
+                "verdict": check.verdict,
+                "known_wrong": check.figure.known_wrong,
+                "source": check.figure.source,
+                "url": check.figure.url,
+            }
+            for check in checks
+        ]
+        return json.dumps({"summary": summary, "figures": records}, indent=2) + "\n"
+    rows = [
+        [check.figure.id, check.figure.source[:40], check.figure.value, str(check.exact) if len(str(check.exact)) <= 40 else "(see --format json)", decimal(check), verdict(check)[:70]]
+        for check in checks
+    ]
+    headers = ["figure", "source", "published", "computed (exact)", "computed", "verdict"]
+    return tabulate(rows, headers, tablefmt="simple", disable_numparse=True) + f"\n\n{summary}\n"
