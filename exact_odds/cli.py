@@ -132,14 +132,6 @@ def progress_bar(label: str):
     return lambda items: click.progressbar(items, label=label, file=sys.stderr)
 
 
-def iterate_with(progress, items):
-    if progress is None:
-        yield from items
-        return
-    with progress(items) as bar:
-        yield from bar
-
-
 @cli.command()
 @click.option("--data", "data_file", type=click.Path(dir_okay=False), help="A published-figures TOML file (default: the shipped one).")
 @click.option("--source", "source_text", metavar="TEXT", help="Only figures whose source or URL contains TEXT.")
@@ -151,6 +143,7 @@ def verify(data_file, source_text, bet_name, fmt):
     Verdicts: ok, mismatch, known-wrong (the record says why), stale mark (marked wrong, yet it
     matches). Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
     """
+    from .export import iterate
     from .verify import Calculator, check, published_figures, verify_report
 
     figures = published_figures(data_file)
@@ -162,7 +155,7 @@ def verify(data_file, source_text, bet_name, fmt):
         raise InputError("no published figure matches the filters")
     calculator = Calculator(available_bets(None, "5", "8"))
     bar = progress_bar("verifying")
-    checks = [check(figure, calculator) for figure in iterate_with(bar, figures)]
+    checks = [check(figure, calculator) for figure in iterate(bar, figures)]
     click.echo(verify_report(checks, fmt), nl=False)
     sys.exit(1 if any(result.failed for result in checks) else 0)
 
@@ -170,14 +163,45 @@ def verify(data_file, source_text, bet_name, fmt):
 @cli.command()
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False), help="Folder to write.")
 @click.option("--decks", "deck_text", default="1-8", show_default=True, metavar="LIST", help="Deck counts: 1-8, 1,2,6, inf...")
-def export(out, deck_text):
-    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary and an index."""
+@click.option("--formulas/--no-formulas", default=True, show_default=True, help="Also write the closed forms in d (JSON and LaTeX).")
+def export(out, deck_text, formulas):
+    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms and an index."""
     from .bets import catalog
     from .export import export as write_tables
     from .export import parse_deck_list
 
-    written = write_tables(out, parse_deck_list(deck_text), list(catalog().values()), progress_bar("exporting"))
+    written = write_tables(out, parse_deck_list(deck_text), list(catalog().values()), progress_bar("exporting"), formulas)
     click.echo(f"wrote {len(written) + 1} files to {out}")
+
+
+@cli.command()
+@click.option("--bet", "bet_names", metavar="NAMES", help="Bets (names separated by commas, or all); default banker,player,tie.")
+@click.option("--format", "fmt", type=click.Choice(["text", "latex", "json"]), default="text", show_default=True)
+@click.option("--solve", is_flag=True, help="Also say for which deck counts each house edge is largest and smallest.")
+@click.option("--above", metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
+@click.option("--below", metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
+def formula(bet_names, fmt, solve, above, below):
+    """Probabilities and house edges as exact rational functions of the number of decks d.
+
+    Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
+    """
+    import json
+
+    from .bets import select_bets
+    from .formulas import expectation_formulas, formulas_record, formulas_text, house_edge, outcome_formulas, solve_lines
+
+    bets, _ = select_bets(available_bets(None, "5", "8"), bet_names, suits_known=True)
+    thresholds = {name: parse_fraction(value, f"--{name}") / 100 if value is not None else None for name, value in (("above", above), ("below", below))}
+    outcomes = outcome_formulas()
+    expectations = expectation_formulas(bets)
+    if fmt == "json":
+        record = formulas_record(outcomes, expectations)
+        click.echo(json.dumps(record, indent=2))
+    else:
+        click.echo(formulas_text(outcomes, expectations, fmt), nl=False)
+    if solve or above or below:
+        for expectation in expectations:
+            click.echo("\n".join(solve_lines(house_edge(expectation), thresholds["above"], thresholds["below"])))
 
 
 def parse_fraction(text: str, option: str) -> Fraction:

@@ -37,6 +37,15 @@ def parse_deck_list(text: str) -> list[int | str]:
     return list(dict.fromkeys(decks))
 
 
+def iterate(progress, items):
+    """``items``, through a progress bar (a context manager) when one is given."""
+    if progress is None:
+        yield from items
+        return
+    with progress(items) as bar:
+        yield from bar
+
+
 def shoe_for(decks: int | str) -> Shoe:
     return Shoe.infinite() if decks == "inf" else Shoe.decks(decks)
 
@@ -67,13 +76,22 @@ def write_summary(folder: Path, analyses: dict[int | str, Analysis]) -> list[str
     return ["summary.csv", "summary.json", "summary.md"]
 
 
-def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], progress=None) -> list[str]:
+def write_formulas(folder: Path, bets: list[Bet]) -> list[str]:
+    from .formulas import expectation_formulas, formulas_latex, formulas_record, outcome_formulas
+
+    outcomes, expectations = outcome_formulas(), expectation_formulas(bets)
+    (folder / "formulas.json").write_text(json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n")
+    (folder / "formulas.tex").write_text(formulas_latex(outcomes, expectations))
+    return ["formulas.json", "formulas.tex"]
+
+
+def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], progress=None, formulas: bool = True) -> list[str]:
     """Write the tables; returns the file names written. ``progress`` wraps the deck iterable."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     analyses: dict[int | str, Analysis] = {}
     written = []
-    for decks in progress(deck_list) if progress else deck_list:
+    for decks in iterate(progress, deck_list):
         analysis = analyze(shoe_for(decks), bets)
         analyses[decks] = analysis
         stem = f"decks-{decks}"
@@ -81,6 +99,8 @@ def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], prog
             (folder / f"{stem}.{suffix}").write_text(report.render(analysis, fmt, returns=True))
             written.append(f"{stem}.{suffix}")
     written += write_summary(folder, analyses)
+    if formulas:
+        written += write_formulas(folder, bets)
     (folder / "README.md").write_text(index_text(deck_list, written))
     return written
 
@@ -106,6 +126,8 @@ def index_text(deck_list, written: list[str]) -> str:
             count = stem.split("-", 1)[1]
             what = "infinite deck" if count == "inf" else f"{count} deck{'s' if count != '1' else ''}"
             lines.append(f"| [{name}]({name}) | {what}: outcome table, every bet's return table ({suffix}) |")
+        elif name.startswith("formulas"):
+            lines.append(f"| [{name}]({name}) | closed forms in the number of decks d, with limits as d -> oo |")
         else:
             lines.append(f"| [{name}]({name}) | house edge of every bet by deck count |")
     return "\n".join(lines) + "\n"
