@@ -166,7 +166,7 @@ def select_bets(available: dict[str, Bet], names: str | None, suits_known: bool)
         suited = [name for name in chosen if available[name].needs_suits]
         if suited and not suits_known:
             chosen = [name for name in chosen if name not in suited]
-            notes.append(f"left out (the shoe is given by rank only, bets on suits need per-card counts): {', '.join(suited)}")
+            notes.append(f"left out (bets on suits need a shoe with per-card counts, and this one is by rank): {', '.join(suited)}")
     else:
         chosen = [name.strip().lower() for name in names.split(",") if name.strip()]
         if not chosen:

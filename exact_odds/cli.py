@@ -204,6 +204,80 @@ def formula(bet_names, fmt, solve, above, below):
             click.echo("\n".join(solve_lines(house_edge(expectation), thresholds["above"], thresholds["below"])))
 
 
+@cli.command()
+@shoe_options
+@click.option("--bets", "bet_names", metavar="NAMES", help="Bets (names separated by commas, or all); default banker,player,tie.")
+@click.option("--format", "fmt", type=click.Choice(report.FORMATS), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the effects as bars into this PNG (needs matplotlib).")
+def eor(decks, shoe_spec, remove, bet_names, fmt, plot_path):
+    """Effects of removal: the exact change in each bet's expectation when one card of each rank is
+    removed, the sum checks, and balanced level-1 and level-2 counts with their betting correlation."""
+    from .bets import select_bets
+    from .removal import removal_effects, removal_report
+
+    shoe = make_shoe(decks, shoe_spec, remove)
+    bets, _ = select_bets(available_bets(None, "5", "8"), bet_names, suits_known=False)
+    results = removal_effects(shoe, bets)
+    click.echo(removal_report(results, shoe, fmt), nl=False)
+    if plot_path:
+        from .simulate import plot_removal
+
+        plot_removal(results, plot_path)
+
+
+@cli.command()
+@click.option("--decks", type=DeckCount(), default=8, show_default=True, help="Decks in each shoe.")
+@click.option("--shoes", type=click.IntRange(min=1), default=1000, show_default=True, help="Shoes to shuffle and deal.")
+@click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same result.")
+@click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
+@click.option("--burn", is_flag=True, help="Burn cards at the start of each shoe (turn one, burn its value; tens burn 10).")
+@click.option("--count", "tags", metavar="TAGS", help="Count tags: 13 integers A..K, or RANK=TAG entries (5=1,6=-1,...).")
+@click.option("--bets", "bet_names", metavar="NAMES", help="Bets (names separated by commas, or all); default banker,player,tie.")
+@click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets.")
+@click.option("--workers", type=click.IntRange(min=1), help="Local worker processes (default: every core).")
+@click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler, tcp://host:port (pip install 'exact_odds[cluster]').")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw exact EV against true count into this PNG.")
+def simulate(decks, shoes, seed, penetration, burn, tags, bet_names, bets_file, workers, scheduler, fmt, plot_path):
+    """Deal real shuffled shoes to the cut card (finish the coup in which it appears, play one more)
+    with the exact expectation of every bet at every coup; report the distribution of exact EV, the
+    gain of betting only when EV > 0, and a count's gains by true count."""
+    import json
+    import os
+    from pathlib import Path
+
+    from .bets import select_bets
+    from .simulate import Settings, parse_penetration, parse_tags, plot_simulation, run, summary, summary_text
+
+    if decks == "inf":
+        raise InputError("simulate deals real shoes: give a whole number of decks")
+    bets_text = None
+    if bets_file:
+        try:
+            bets_text = Path(bets_file).read_text(encoding="utf-8")
+        except OSError as error:
+            raise InputError(f"cannot read bets file {bets_file!r}: {error.strerror}") from None
+    bets, notes = select_bets(available_bets(bets_file, "5", "8"), bet_names, suits_known=False)
+    settings = Settings(decks, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
+                        tuple(bet.name for bet in bets), bets_text)
+    bar = None
+    if sys.stderr.isatty():
+        bar = click.progressbar(length=shoes, label="shoes", file=sys.stderr)
+        bar.__enter__()
+    try:
+        simulation = run(settings, workers or os.cpu_count() or 1, scheduler, bar.update if bar else None)
+    finally:
+        if bar:
+            bar.__exit__(None, None, None)
+    record = summary(simulation)
+    record["notes"] = notes
+    click.echo(json.dumps(record, indent=2) if fmt == "json" else summary_text(record) + "".join(f"Note: {note}\n" for note in notes), nl=fmt != "json" or True)
+    if plot_path and simulation.results:
+        plot_simulation(simulation, plot_path)
+    if simulation.interrupted:
+        sys.exit(130)
+
+
 def parse_fraction(text: str, option: str) -> Fraction:
     try:
         value = Fraction(str(text).strip())

@@ -16,14 +16,17 @@ from pathlib import Path
 
 from .analysis import BetAnalysis, analyze
 from .bets import Bet
+from .cards import RANKS, Card, rank_index
 from .conditions import parse_condition
 from .enumerator import SLOTS, VALUE
 from .errors import InputError
 from .fast import FastEngine
+from .rules import PUNTO_BANCO
 from .shoe import Shoe
 
-MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value")
-FIELDS = {"id", "measure", "bet", "when", "hand_pairs", "decks", "value", "printed_as", "source", "url", "author", "note", "known_wrong"}
+MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal")
+FIELDS = {"id", "measure", "bet", "when", "hand_pairs", "decks", "value", "printed_as", "source", "url", "author", "note",
+          "known_wrong", "rank", "removed", "scale"}
 FIRST_CARDS = SLOTS[:4]
 
 
@@ -37,22 +40,28 @@ class Printed:
 
 
 def parse_printed(text: str) -> Printed:
-    """Read a printed figure: ``2,292,252,566,437,888``, ``1.0579%``, ``1.06 per cent``, ``~10.1%``, ``-0.026517``."""
-    words = text.strip().lower().lstrip("~").strip()
+    """Read a printed figure: ``2,292,252,566,437,888``, ``1.0579%``, ``1.06 per cent``, ``~10.1%``,
+    ``-0.026517``, ``+0.000777``, ``–0.0000435`` (an en dash), ``-0,000110`` (a decimal comma)."""
+    words = text.strip().lower().lstrip("~").strip().replace("–", "-").replace("−", "-").lstrip("+")
     percent = bool(re.search(r"(%|per ?cent)$", words))
-    number = re.sub(r"\s*(%|per ?cent)$", "", words).replace(",", "")
+    number = re.sub(r"\s*(%|per ?cent)$", "", words)
+    if "," in number and not re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", number):
+        number = number.replace(",", ".")
+    number = number.replace(",", "")
     if not re.fullmatch(r"-?\d+(\.\d+)?", number):
         raise InputError(f"cannot read the printed figure {text!r}")
     places = len(number.split(".")[1]) if "." in number else (0 if percent else None)
     return Printed(Fraction(number), places, percent)
 
 
-def matches(printed: Printed, exact: Fraction) -> bool:
-    """Whether ``exact`` shows as ``printed`` at its precision (a half unit either way, inclusive)."""
+def matches(printed: Printed, exact: Fraction, count: bool = True) -> bool:
+    """Whether ``exact`` shows as ``printed`` at its precision (a half unit either way, inclusive).
+
+    A printed integer is exact when it is a ``count`` (combinations), else a value rounded to units."""
     shown = exact * 100 if printed.percent else exact
-    if printed.places is None:
+    if printed.places is None and count:
         return shown == printed.value
-    return abs(shown - printed.value) <= Fraction(1, 2 * 10**printed.places)
+    return abs(shown - printed.value) <= Fraction(1, 2 * 10 ** (printed.places or 0))
 
 
 @dataclass(frozen=True)
@@ -68,6 +77,9 @@ class Figure:
     bet: str | None = None
     when: str | None = None
     hand_pairs: bool = False
+    rank: str | None = None
+    removed: int = 1
+    scale: str = "1"
     printed_as: str = ""
     author: str = ""
     note: str = ""
@@ -93,8 +105,10 @@ def load_figures(text: str, origin: str) -> list[Figure]:
             raise InputError(f"{where}: missing field {sorted(missing)[0]!r}")
         if record["measure"] not in MEASURES:
             raise InputError(f"{where}: unknown measure {record['measure']!r} (expected one of {', '.join(MEASURES)})")
-        if (record["measure"] in ("combinations", "probability")) != ("when" in record):
-            raise InputError(f"{where}: combinations and probability take `when`; the other measures take `bet` alone")
+        if record["measure"] in ("combinations", "probability") and "when" not in record:
+            raise InputError(f"{where}: combinations and probability take `when`")
+        if (record["measure"] == "effect_of_removal") != ("rank" in record):
+            raise InputError(f"{where}: effect_of_removal takes `rank` (and `bet`, or `when` for a probability)")
         if "when" not in record and "bet" not in record:
             raise InputError(f"{where}: needs `bet`")
         if record["id"] in seen:
@@ -139,23 +153,21 @@ class Calculator:
         return Shoe.infinite() if decks == "inf" else Shoe.decks(int(decks))
 
     def bet_analysis(self, decks, name: str) -> BetAnalysis:
-        if name not in self.bets:
-            raise InputError(f"unknown bet {name!r} in the published figures")
         if (decks, name) not in self.analyses:
-            self.analyses[(decks, name)] = analyze(self.shoe(decks), [self.bets[name]], engine=self.engine).bets[0]
+            self.analyses[(decks, name)] = analyze(self.shoe(decks), [self.bet(name)], engine=self.engine).bets[0]
         return self.analyses[(decks, name)]
 
-    def event(self, figure: Figure) -> tuple[int, int]:
+    def event(self, figure: Figure, shoe: Shoe | None = None) -> tuple[int, int]:
         """Sequences where ``when`` holds, and all sequences, counted as the figure counts them."""
+        shoe = shoe or self.shoe(figure.decks)
         condition = parse_condition(figure.when)
         needs_coup, slots = condition.requirements()
         if figure.hand_pairs:
             slots = {slot: max(slots.get(slot, VALUE), VALUE) for slot in FIRST_CARDS} | slots
-        key = (figure.decks, needs_coup and not figure.hand_pairs, tuple(sorted(slots.items())))
+        key = (shoe, needs_coup and not figure.hand_pairs, tuple(sorted(slots.items())))
         if key not in self.distributions:
-            shoe = self.shoe(figure.decks)
             if key[1] or not slots:
-                self.distributions[key] = self.engine.coups(shoe, self.rules, slots)
+                self.distributions[key] = self.engine.coups(shoe, PUNTO_BANCO, slots)
             else:
                 self.distributions[key] = self.engine.cards(shoe, slots)
         distribution = self.distributions[key]
@@ -164,13 +176,28 @@ class Calculator:
             return count // 4, distribution.total // 4
         return count, distribution.total
 
-    @property
-    def rules(self):
-        from .rules import PUNTO_BANCO
+    def effect_of_removal(self, figure: Figure) -> Fraction:
+        """The change when ``removed`` cards of ``rank`` leave the shoe: in the bet's expectation, or
+        in the probability of ``when``; times ``scale``, as printed."""
+        full = self.shoe(figure.decks)
+        full = Shoe(full.rank_counts, None, full.description)
+        depleted = full.remove((Card(RANKS[rank_index(figure.rank)]),) * figure.removed)
+        if figure.when:
+            (after, after_total), (before, before_total) = self.event(figure, depleted), self.event(figure, full)
+            change = Fraction(after, after_total) - Fraction(before, before_total)
+        else:
+            bet = self.bet(figure.bet)
+            change = analyze(depleted, [bet], engine=self.engine).bets[0].expected_value - self.bet_analysis(figure.decks, figure.bet).expected_value
+        return change * Fraction(figure.scale)
 
-        return PUNTO_BANCO
+    def bet(self, name: str) -> Bet:
+        if name not in self.bets:
+            raise InputError(f"unknown bet {name!r} in the published figures")
+        return self.bets[name]
 
     def exact(self, figure: Figure) -> Fraction:
+        if figure.measure == "effect_of_removal":
+            return self.effect_of_removal(figure)
         if figure.measure in ("combinations", "probability"):
             count, total = self.event(figure)
             return Fraction(count) if figure.measure == "combinations" else Fraction(count, total)
@@ -180,7 +207,7 @@ class Calculator:
 
 def check(figure: Figure, calculator: Calculator) -> Check:
     exact = calculator.exact(figure)
-    ok = matches(parse_printed(figure.value), exact)
+    ok = matches(parse_printed(figure.value), exact, count=figure.measure == "combinations")
     if figure.known_wrong:
         verdict = "stale mark: matches" if ok else "known-wrong"
     else:

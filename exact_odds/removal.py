@@ -1,0 +1,154 @@
+"""Effects of removal: how each bet's exact expectation moves when one card of a rank leaves the shoe,
+and the balanced point count derived from them.
+
+The effect of removal of rank r is EOR_r = EV(shoe less one r) - EV(shoe), exact. What holds exactly:
+the effects weighted by the counts in the shoe sum to zero, sum_r c_r EOR_r = 0, for any shoe, because
+removing an unseen card drawn at random leaves the expectation unchanged on average. For a shoe of
+whole decks that is the familiar "the effects over one deck sum to zero", exactly rather than to first
+order. The approximation lies elsewhere: predicting the EV of a depleted shoe by adding effects
+linearly. Removing a whole deck is predicted to change nothing (4 sum_r EOR_r = 0), while the exact
+change EV(shoe less one deck) - EV(shoe) is the second- and higher-order term; the report prints both.
+"""
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+
+from .analysis import analyze
+from .bets import Bet
+from .cards import RANKS, Card
+from .errors import InputError
+from .shoe import Shoe
+
+DECK = tuple(Card(rank, suit) for rank in RANKS for suit in "SHDC")
+
+
+@dataclass(frozen=True)
+class RemovalEffects:
+    """Exact effects of removal of one bet on one shoe."""
+
+    bet: Bet
+    expected_value: Fraction
+    effects: tuple[Fraction, ...]  # by rank, A..K
+    deck_removed: Fraction | None  # EV(shoe less one deck) - EV(shoe), when the shoe holds a deck
+
+    counts: tuple[int, ...]  # the shoe's rank counts
+
+    @property
+    def weighted_sum(self) -> Fraction:
+        """sum_r c_r EOR_r: exactly zero (see the module docstring)."""
+        return sum((count * effect for count, effect in zip(self.counts, self.effects)), Fraction(0))
+
+    @property
+    def deck_prediction(self) -> Fraction:
+        """The linear prediction for removing one deck: 4 sum_r EOR_r."""
+        return 4 * sum(self.effects, Fraction(0))
+
+
+def removal_effects(shoe: Shoe, bets: list[Bet]) -> list[RemovalEffects]:
+    """The effect of removing one card of each rank on each bet (bets on suits are refused)."""
+    suited = [bet.name for bet in bets if bet.needs_suits]
+    if suited:
+        raise InputError(f"effects of removal are by rank; bets on suits cannot be used: {', '.join(suited)}")
+    by_rank = Shoe(shoe.rank_counts, None, shoe.description)
+    base = analyze(by_rank, bets).bets
+    removed = []
+    for rank in RANKS:
+        if by_rank.rank_counts[RANKS.index(rank)] == 0 or by_rank.size <= 6:
+            raise InputError(f"{shoe} has no {rank} to remove, or too few cards")
+        removed.append(analyze(by_rank.remove((Card(rank),)), bets).bets)
+    holds_deck = all(count >= 4 for count in by_rank.rank_counts) and by_rank.size >= 58
+    less_deck = analyze(by_rank.remove(tuple(Card(card.rank) for card in DECK)), bets).bets if holds_deck else None
+    return [
+        RemovalEffects(
+            bet,
+            base[index].expected_value,
+            tuple(removed[rank][index].expected_value - base[index].expected_value for rank in range(13)),
+            less_deck[index].expected_value - base[index].expected_value if less_deck else None,
+            by_rank.rank_counts,
+        )
+        for index, bet in enumerate(bets)
+    ]
+
+
+def balanced_tags(effects: tuple[Fraction, ...], level: int) -> tuple[int, ...]:
+    """Integer tags from -level to +level proportional to the effects, balanced over a deck.
+
+    A card whose removal helps the bet gets a positive tag (seeing it raises the count).
+    """
+    largest = max(abs(effect) for effect in effects)
+    if largest == 0:
+        return (0,) * 13
+    scaled = [effect * level / largest for effect in effects]
+    tags = [round(value) for value in scaled]
+    # Balance: four of each rank in a deck, so the tags must sum to zero.
+    while sum(tags) != 0:
+        step = -1 if sum(tags) > 0 else 1
+        candidates = [rank for rank in range(13) if abs(tags[rank] + step) <= level]
+        rank = min(candidates, key=lambda rank: (abs(tags[rank] + step - scaled[rank]), rank))
+        tags[rank] += step
+    return tuple(tags)
+
+
+def betting_correlation(effects: tuple[Fraction, ...], tags: tuple[int, ...]) -> float:
+    """Correlation, over the 52 cards of a deck, between the effects of removal and the tags."""
+    mean_effect = sum(effects, Fraction(0)) / 13
+    mean_tag = Fraction(sum(tags), 13)
+    covariance = sum((effect - mean_effect) * (tag - mean_tag) for effect, tag in zip(effects, tags))
+    spread = sum((effect - mean_effect) ** 2 for effect in effects) * sum((tag - mean_tag) ** 2 for tag in tags)
+    return float(covariance) / math.sqrt(spread) if spread else 0.0
+
+
+def removal_record(result: RemovalEffects) -> dict:
+    """One bet's effects, exact (fraction strings) and in percent, with the sum checks and counts."""
+    from .report import percent
+
+    record = {
+        "expected_value": str(result.expected_value),
+        "effects": {rank: {"exact": str(effect), "percent": percent(effect, 5)} for rank, effect in zip(RANKS, result.effects)},
+        "weighted_sum": str(result.weighted_sum),
+        "one_deck_linear_prediction": str(result.deck_prediction),
+        "one_deck_removed_exact": None if result.deck_removed is None else str(result.deck_removed),
+    }
+    for level in (1, 2):
+        tags = balanced_tags(result.effects, level)
+        record[f"level_{level}_count"] = {"tags": dict(zip(RANKS, tags)), "betting_correlation": round(betting_correlation(result.effects, tags), 6)}
+    return record
+
+
+def removal_report(results: list[RemovalEffects], shoe: Shoe, fmt: str) -> str:
+    """The effects in one of the report formats."""
+    import csv
+    import io
+    import json
+
+    from tabulate import tabulate
+
+    from .report import percent
+
+    if fmt == "json":
+        return json.dumps({"shoe": str(shoe), "bets": {result.bet.name: removal_record(result) for result in results}}, indent=2) + "\n"
+    if fmt == "csv":
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        writer.writerow(["bet", "rank", "effect", "effect_percent", "level_1_tag", "level_2_tag"])
+        for result in results:
+            level1, level2 = balanced_tags(result.effects, 1), balanced_tags(result.effects, 2)
+            for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2):
+                writer.writerow([result.bet.name, rank, effect, percent(effect, 6), tag1, tag2])
+        return buffer.getvalue()
+    style = "github" if fmt == "markdown" else "simple"
+    parts = [f"Effects of removing one card, {shoe} (change in expected value per unit bet)", ""]
+    for result in results:
+        level1, level2 = balanced_tags(result.effects, 1), balanced_tags(result.effects, 2)
+        rows = [[rank, str(effect), percent(effect, 5), tag1, tag2] for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2)]
+        parts.append(f"{result.bet.name}: expected value {percent(result.expected_value, 4)}")
+        parts.append(tabulate(rows, ["rank", "effect (exact)", "effect", "level 1", "level 2"], tablefmt=style, disable_numparse=True))
+        deck = "n/a" if result.deck_removed is None else percent(result.deck_removed, 6)
+        parts.append(
+            f"sum of count x effect: {result.weighted_sum} (exact); one deck removed: linear prediction "
+            f"{percent(result.deck_prediction, 6)}, exact {deck}; betting correlation: level 1 "
+            f"{betting_correlation(result.effects, level1):.3f}, level 2 {betting_correlation(result.effects, level2):.3f}"
+        )
+        parts.append("")
+    return "\n".join(parts)

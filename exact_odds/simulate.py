@@ -1,0 +1,400 @@
+"""Real shuffled shoes dealt to the cut card, with the exact expectation of every bet at every coup.
+
+Each shoe is shuffled by its own generator, seeded by (seed, shoe number), so a run gives the same
+result whatever the number of workers or machines. Before each coup the exact expectation of every
+bet is computed (batch path, all coups of a chunk of shoes at once) from the shoe less the cards seen
+so far: burned cards dealt face down are unknown to the player, and an unseen card is as good as one
+still in the shoe, so this is the exact expectation given what a player can know.
+"""
+
+import math
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+import numpy as np
+
+from .cards import POINT_VALUES, RANKS, rank_index
+from .errors import InputError
+from .rules import PUNTO_BANCO
+
+CHUNK_SHOES = 25
+"""Shoes per task: the unit of work handed to a worker, fixed so results never depend on workers."""
+QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
+OUTCOME_EVENTS = {"banker": "winner == banker", "player": "winner == player", "tie": "winner == tie"}
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Everything that defines a run (picklable: bets travel as names and file text)."""
+
+    decks: int
+    shoes: int
+    seed: int
+    penetration: Fraction
+    burn: bool
+    tags: tuple[int, ...] | None
+    bet_names: tuple[str, ...]
+    bets_text: str | None = None
+
+
+def parse_tags(text: str) -> tuple[int, ...]:
+    """Count tags: 13 integers in rank order A..K, or RANK=TAG entries (ranks not named tag 0).
+
+    >>> parse_tags("2=1,3=1,4=1,5=1,6=1,T=-1,J=-1,Q=-1,K=-1,A=-1")
+    (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1)
+    """
+    entries = [entry.strip() for entry in text.split(",") if entry.strip()]
+    try:
+        if entries and all("=" in entry for entry in entries):
+            tags = [0] * 13
+            for entry in entries:
+                rank, _, tag = entry.partition("=")
+                tags[rank_index(rank.strip())] = int(tag)
+            return tuple(tags)
+        if len(entries) == 13:
+            return tuple(int(entry) for entry in entries)
+    except ValueError:
+        pass
+    raise InputError(f"unknown count tags {text!r} (expected 13 integers for A..K, or RANK=TAG entries such as 5=1,6=-1)")
+
+
+def parse_penetration(text: str) -> Fraction:
+    try:
+        value = Fraction(str(text).strip())
+    except (ValueError, ZeroDivisionError):
+        raise InputError(f"--penetration must be a fraction such as 14/16 or 0.875, not {text!r}") from None
+    if not 0 < value < 1:
+        raise InputError(f"--penetration must lie strictly between 0 and 1, not {text!r}")
+    return value
+
+
+def play_values(values: np.ndarray, start: int) -> tuple[int, int]:
+    """Cards used and winner (0 banker, 1 player, 2 tie) of the coup dealt from ``values[start:]``."""
+    rules = PUNTO_BANCO
+    player = (values[start] + values[start + 2]) % 10
+    banker = (values[start + 1] + values[start + 3]) % 10
+    used = 4
+    if not (rules.is_natural(player) or rules.is_natural(banker)):
+        third = None
+        if rules.player_draws(player):
+            third = values[start + 4]
+            player = (player + third) % 10
+            used = 5
+        if rules.banker_draws(banker, third):
+            banker = (banker + values[start + used]) % 10
+            used += 1
+    return used, 0 if banker > player else 1 if player > banker else 2
+
+
+def deal_shoe(settings: Settings, shoe: int):
+    """One shuffled shoe: per coup, the composition less the cards seen, the winner, the true count."""
+    rng = np.random.default_rng([settings.seed, shoe])
+    cards = np.repeat(np.arange(13), 4 * settings.decks)
+    rng.shuffle(cards)
+    values = np.asarray(POINT_VALUES)[cards].tolist()
+    size = len(cards)
+    seen = np.ones(size, dtype=bool)
+    position = 0
+    if settings.burn:
+        burned = values[0] or 10
+        seen[1 : 1 + burned] = False
+        position = 1 + burned
+    cut = math.floor(size * settings.penetration)
+    starts, winners = [], []
+    last = False
+    while position + 6 <= size:
+        used, winner = play_values(values, position)
+        starts.append(position)
+        winners.append(winner)
+        appeared = position <= cut < position + used
+        position += used
+        if last:
+            break
+        last = appeared
+    onehot = np.zeros((size + 1, 13), dtype=np.int64)
+    onehot[np.arange(1, size + 1), cards] = seen
+    seen_before = np.cumsum(onehot, axis=0)[starts]
+    compositions = 4 * settings.decks - seen_before
+    unseen = compositions.sum(axis=1)
+    true_counts = (seen_before @ np.asarray(settings.tags)) / (unseen / 52) if settings.tags else np.zeros(len(starts))
+    return compositions, np.asarray(winners), true_counts
+
+
+@dataclass
+class ChunkResult:
+    """Per coup, in shoe order: exact-sign flags and float expectations of each bet, outcome data."""
+
+    shoes: int
+    expectations: np.ndarray  # (coups, bets) float, for statistics
+    positive: np.ndarray  # (coups, bets) exact sign
+    probabilities: np.ndarray  # (coups, 3) exact P(banker, player, tie) as floats
+    winners: np.ndarray
+    true_counts: np.ndarray
+
+
+def chosen_bets(settings: Settings):
+    from .bets import catalog, load_bets
+
+    available = catalog()
+    if settings.bets_text:
+        available.update(load_bets(settings.bets_text, "bets file"))
+    return [available[name] for name in settings.bet_names]
+
+
+def indicator_bets():
+    """Bets that pay 1 on each outcome, so that P = (EV + 1) / 2."""
+    from .bets import bet_from_record
+
+    return [bet_from_record({"name": name, "pays": [{"when": when, "pays": "1"}]}, "simulation") for name, when in OUTCOME_EVENTS.items()]
+
+
+def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
+    """Deal shoes first..last-1 and weigh every coup."""
+    from .fast import batch_expectations
+
+    dealt = [deal_shoe(settings, shoe) for shoe in range(first, last)]
+    compositions = np.concatenate([shoe[0] for shoe in dealt])
+    bets = chosen_bets(settings)
+    batch = batch_expectations(compositions, bets + indicator_bets())
+    floats = batch.floats()
+    return ChunkResult(
+        last - first,
+        floats[:, : len(bets)],
+        batch.positive()[:, : len(bets)],
+        (floats[:, len(bets) :] + 1) / 2,
+        np.concatenate([shoe[1] for shoe in dealt]),
+        np.concatenate([shoe[2] for shoe in dealt]),
+    )
+
+
+def chunks(settings: Settings) -> list[tuple[int, int]]:
+    return [(first, min(first + CHUNK_SHOES, settings.shoes)) for first in range(0, settings.shoes, CHUNK_SHOES)]
+
+
+@dataclass
+class Simulation:
+    settings: Settings
+    results: list[ChunkResult] = field(default_factory=list)
+    interrupted: bool = False
+
+
+def run(settings: Settings, workers: int = 1, scheduler: str | None = None, progress=None) -> Simulation:
+    """Run every chunk (locally on ``workers`` processes, or on a dask cluster) and keep them in order.
+
+    Interrupted (Ctrl-C), it keeps the chunks completed in order from the first."""
+    tasks = chunks(settings)
+    done: dict[int, ChunkResult] = {}
+    simulation = Simulation(settings)
+    try:
+        for index, result in _results(settings, tasks, workers, scheduler):
+            done[index] = result
+            if progress:
+                progress(result.shoes)
+    except KeyboardInterrupt:
+        simulation.interrupted = True
+    index = 0
+    while index in done:
+        simulation.results.append(done[index])
+        index += 1
+    return simulation
+
+
+def _results(settings, tasks, workers, scheduler):
+    if scheduler:
+        yield from _dask_results(settings, tasks, scheduler)
+    elif workers <= 1:
+        for index, (first, last) in enumerate(tasks):
+            yield index, run_chunk(settings, first, last)
+    else:
+        yield from _pool_results(settings, tasks, workers)
+
+
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""Each worker process is one core's worth: its linear algebra must not start threads of its own."""
+
+
+def _pool_results(settings, tasks, workers):
+    import concurrent.futures
+    import multiprocessing
+    import os
+
+    saved = {name: os.environ.get(name) for name in ONE_THREAD}
+    os.environ.update(ONE_THREAD)  # read by the fresh worker processes as they import numpy
+    try:
+        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
+            futures = {pool.submit(run_chunk, settings, first, last): index for index, (first, last) in enumerate(tasks)}
+            try:
+                for future in concurrent.futures.as_completed(futures):
+                    yield futures[future], future.result()
+            except KeyboardInterrupt:
+                for future in futures:
+                    future.cancel()
+                raise
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def _dask_results(settings, tasks, scheduler):
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise InputError("--scheduler needs dask.distributed: pip install 'exact_odds[cluster]'") from None
+    try:
+        client = Client(scheduler, timeout="5s")
+    except (OSError, TimeoutError) as error:
+        raise InputError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
+    try:
+        futures = [client.submit(run_chunk, settings, first, last, pure=False) for first, last in tasks]
+        positions = {future.key: index for index, future in enumerate(futures)}
+        for future in as_completed(futures):
+            yield positions[future.key], future.result()
+    finally:
+        client.close()
+
+
+THRESHOLDS = tuple(range(-4, 11))
+"""True counts at or above which the count tables bet."""
+
+
+def summary(simulation: Simulation) -> dict:
+    """The report of a run: outcome frequencies against exact probabilities, and per bet the
+    distribution of exact EV over coups, the perfect-information gain and the count's gains."""
+    settings = simulation.settings
+    results = simulation.results
+    shoes = sum(result.shoes for result in results)
+    record = {
+        "settings": {
+            "decks": settings.decks,
+            "shoes": settings.shoes,
+            "seed": settings.seed,
+            "penetration": str(settings.penetration),
+            "burn": settings.burn,
+            "count_tags": dict(zip(RANKS, settings.tags)) if settings.tags else None,
+        },
+        "shoes_completed": shoes,
+        "interrupted": simulation.interrupted,
+    }
+    if not results:
+        record["coups"] = 0
+        return record
+    expectations = np.concatenate([result.expectations for result in results])
+    positive = np.concatenate([result.positive for result in results])
+    probabilities = np.concatenate([result.probabilities for result in results])
+    winners = np.concatenate([result.winners for result in results])
+    true_counts = np.concatenate([result.true_counts for result in results])
+    coups = len(winners)
+    record["coups"] = coups
+    outcomes = {}
+    for index, name in enumerate(OUTCOME_EVENTS):
+        expected = probabilities[:, index]
+        error = math.sqrt(float((expected * (1 - expected)).sum())) / coups
+        observed = float((winners == index).sum()) / coups
+        outcomes[name] = {
+            "observed": round(observed, 6),
+            "exact_mean": round(float(expected.mean()), 6),
+            "standard_error": round(error, 6),
+            "z": round((observed - float(expected.mean())) / error, 3) if error else 0.0,
+        }
+    record["outcomes"] = outcomes
+    bets = {}
+    for index, name in enumerate(settings.bet_names):
+        values = expectations[:, index]
+        entry = {
+            "mean_ev": round(float(values.mean()), 8),
+            "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(values, QUANTILES))},
+            "positive_share": round(float(positive[:, index].mean()), 6),
+            "perfect_information_gain_per_100_coups": round(100 * float(values[positive[:, index]].sum()) / coups, 6),
+        }
+        if settings.tags:
+            spread = values.std() * true_counts.std()
+            entry["count_correlation"] = round(float(((values - values.mean()) * (true_counts - true_counts.mean())).mean() / spread), 6) if spread else 0.0
+            entry["by_true_count"] = {
+                str(threshold): {
+                    "bet_share": round(float((true_counts >= threshold).mean()), 6),
+                    "gain_per_100_coups": round(100 * float(values[true_counts >= threshold].sum()) / coups, 6),
+                }
+                for threshold in THRESHOLDS
+            }
+        bets[name] = entry
+    record["bets"] = bets
+    return record
+
+
+def summary_text(record: dict) -> str:
+    """The report as tables."""
+    from tabulate import tabulate
+
+    settings = record["settings"]
+    lines = [
+        f"{record['shoes_completed']:,} shoes of {settings['decks']} decks (seed {settings['seed']}, penetration "
+        f"{settings['penetration']}, burn {'on' if settings['burn'] else 'off'}), {record['coups']:,} coups"
+        + (" (interrupted: the shoes completed in order)" if record["interrupted"] else ""),
+        "",
+    ]
+    if not record["coups"]:
+        return "\n".join(lines) + "\n"
+    rows = [[name, f"{entry['observed']:.6f}", f"{entry['exact_mean']:.6f}", f"{entry['standard_error']:.6f}", f"{entry['z']:+.2f}"] for name, entry in record["outcomes"].items()]
+    lines += [tabulate(rows, ["outcome", "observed", "exact (mean over coups)", "std error", "z"], tablefmt="simple", disable_numparse=True), ""]
+    rows = []
+    for name, entry in record["bets"].items():
+        quantiles = entry["quantiles"]
+        rows.append([name, f"{100 * entry['mean_ev']:.4f}%", f"{100 * quantiles['0.01']:.4f}%", f"{100 * quantiles['0.5']:.4f}%",
+                     f"{100 * quantiles['0.99']:.4f}%", f"{100 * entry['positive_share']:.3f}%", f"{entry['perfect_information_gain_per_100_coups']:.5f}"]
+                    + ([f"{entry['count_correlation']:.3f}"] if "count_correlation" in entry else []))
+    headers = ["bet", "mean EV", "EV 1%", "EV median", "EV 99%", "coups EV > 0", "gain /100 coups (EV > 0)"]
+    headers += ["count corr."] if settings["count_tags"] else []
+    lines += [tabulate(rows, headers, tablefmt="simple", disable_numparse=True), ""]
+    if settings["count_tags"]:
+        for name, entry in record["bets"].items():
+            best = max(entry["by_true_count"].items(), key=lambda item: item[1]["gain_per_100_coups"])
+            if best[1]["gain_per_100_coups"] > 0:
+                lines.append(f"{name}: betting at true count >= {best[0]} (on {100 * best[1]['bet_share']:.3f}% of coups) "
+                             f"gains {best[1]['gain_per_100_coups']:.5f} units per 100 coups")
+            else:
+                lines.append(f"{name}: no true-count threshold from {THRESHOLDS[0]} to {THRESHOLDS[-1]} gains")
+    return "\n".join(lines) + "\n"
+
+
+def plot_simulation(simulation: Simulation, path: str) -> None:
+    """Exact EV against true count, one panel per bet (a sample of at most 20,000 coups)."""
+    plt = _pyplot()
+    expectations = np.concatenate([result.expectations for result in simulation.results])
+    counts = np.concatenate([result.true_counts for result in simulation.results])
+    names = simulation.settings.bet_names
+    shown = slice(None, None, max(1, len(counts) // 20000))
+    figure, axes = plt.subplots(len(names), 1, figsize=(7, 2.6 * len(names)), squeeze=False)
+    for axis, index in zip(axes[:, 0], range(len(names))):
+        axis.scatter(counts[shown], 100 * expectations[shown, index], s=2, alpha=0.3)
+        axis.axhline(0, color="black", linewidth=0.8)
+        axis.set_title(names[index])
+        axis.set_xlabel("true count")
+        axis.set_ylabel("exact EV (%)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+
+
+def plot_removal(results, path: str) -> None:
+    """Effects of removal per rank, as bars, one panel per bet."""
+    plt = _pyplot()
+    figure, axes = plt.subplots(len(results), 1, figsize=(7, 2.6 * len(results)), squeeze=False)
+    for axis, result in zip(axes[:, 0], results):
+        axis.bar(RANKS, [100 * float(effect) for effect in result.effects])
+        axis.axhline(0, color="black", linewidth=0.8)
+        axis.set_title(f"{result.bet.name}: effect of removing one card (% of a unit)")
+    figure.tight_layout()
+    figure.savefig(path, dpi=110)
+
+
+def _pyplot():
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("--plot needs matplotlib: pip install 'exact_odds[plot]'") from None
+    return plt

@@ -1,0 +1,79 @@
+"""Effects of removal, exactly, and the counts derived from them."""
+
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from exact_odds.analysis import analyze
+from exact_odds.bets import catalog
+from exact_odds.cards import RANKS, Card
+from exact_odds.cli import main
+from exact_odds.removal import balanced_tags, betting_correlation, removal_effects
+from exact_odds.shoe import Shoe
+
+CATALOG = catalog()
+BETS = [CATALOG[name] for name in ("banker", "player", "tie", "dragon_7", "panda_8", "player_pair", "either_pair")]
+
+
+def test_effects_equal_direct_computation_on_the_depleted_shoes():
+    shoe = Shoe.decks(6)
+    effects = removal_effects(shoe, BETS)
+    for rank_index, rank in enumerate(RANKS):
+        depleted = analyze(Shoe(shoe.rank_counts, None, "6 decks").remove((Card(rank),)), BETS)
+        full = analyze(shoe, BETS)
+        for result, after, before in zip(effects, depleted.bets, full.bets):
+            assert result.effects[rank_index] == after.expected_value - before.expected_value
+            assert isinstance(result.effects[rank_index], Fraction)
+
+
+@settings(max_examples=10)
+@given(st.lists(st.integers(1, 12), min_size=13, max_size=13))
+def test_count_weighted_effects_sum_to_exactly_zero(counts):
+    """Removing an unseen card at random is fair: sum_r c_r EOR_r = 0 exactly, for any shoe."""
+    shoe = Shoe(tuple(counts), None, "drawn")
+    for result in removal_effects(shoe, BETS):
+        assert result.weighted_sum == 0, result.bet.name
+
+
+def test_whole_deck_removal_is_the_second_order_term():
+    banker = removal_effects(Shoe.decks(8), [CATALOG["banker"]])[0]
+    assert banker.deck_prediction == 0
+    direct = analyze(Shoe.decks(7), [CATALOG["banker"]]).bets[0].expected_value - analyze(Shoe.decks(8), [CATALOG["banker"]]).bets[0].expected_value
+    assert banker.deck_removed == direct != 0
+
+
+def test_tags_are_balanced_and_follow_the_effects():
+    dragon = removal_effects(Shoe.decks(8), [CATALOG["dragon_7"]])[0]
+    for level in (1, 2):
+        tags = balanced_tags(dragon.effects, level)
+        assert sum(tags) == 0 and max(map(abs, tags)) <= level
+        assert betting_correlation(dragon.effects, tags) > 0.8
+    # Removing 8s and 9s helps the Dragon 7 most, removing 6s and 7s hurts it most (Jacobson's count).
+    level2 = dict(zip(RANKS, balanced_tags(dragon.effects, 2)))
+    assert level2["8"] == level2["9"] == 2 and level2["6"] < 0 and level2["7"] < 0
+
+
+def test_eor_command_formats(capsys):
+    for fmt in ("table", "json", "csv", "markdown"):
+        with pytest.raises(SystemExit) as exit_info:
+            main(["eor", "--decks", "8", "--bets", "banker,dragon_7", "--format", fmt])
+        assert exit_info.value.code == 0
+        assert "dragon_7" in capsys.readouterr().out
+
+
+def test_eor_refuses_suited_bets(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["eor", "--bets", "perfect_pair"])
+    assert exit_info.value.code == 2 and "suits" in capsys.readouterr().err
+
+
+def test_a_published_8_deck_table_holds_the_9_deck_effects():
+    """Stephen How's Dragon Bonus table (published.toml, marked known-wrong) prints the 9-deck effects."""
+    from exact_odds.verify import parse_printed, published_figures
+
+    printed = {figure.rank: parse_printed(figure.value).value for figure in published_figures() if figure.id.startswith("discountgambling-net-dragon_bonus")}
+    nine = removal_effects(Shoe.decks(9), [CATALOG["dragon_bonus_player"]])[0].effects
+    for rank, value in printed.items():
+        assert round(nine[RANKS.index(rank)], 6) == value
