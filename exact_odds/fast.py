@@ -176,22 +176,32 @@ class MultisetTable:
         object.__setattr__(self, "parent", parent)
         object.__setattr__(self, "added_class", added)
 
-    def batch_weights(self, counts: np.ndarray) -> np.ndarray:
-        """(K x shoes) ordered ``depth``-card sequences per multiset; ``counts`` is (shoes x classes), int64."""
+    @cached_property
+    def levels(self) -> list[tuple[int, int, np.ndarray, np.ndarray]]:
+        """Per size 1..depth: the slice of multisets of that size (they are sorted by size), their
+        parents, and which factor c_v - j each adds (as the row v * 7 + j of a factor table)."""
         sizes = self.multisets.sum(axis=1)
-        by_class = np.ascontiguousarray(counts.T)
-        weights = np.empty((len(sizes), len(counts)), dtype=np.int64)
-        weights[sizes == 0] = 1
+        levels = []
         for size in range(1, self.depth + 1):
             level = np.flatnonzero(sizes == size)
             added = self.added_class[level]
-            already = self.multisets[level, added] - 1
-            weights[level] = weights[self.parent[level]] * (by_class[added] - already[:, None])
+            factor = added * MAX_VALUE_COUNT + self.multisets[level, added] - 1
+            levels.append((int(level[0]), int(level[-1]) + 1, self.parent[level], factor))
+        return levels
+
+    def batch_weights(self, counts: np.ndarray) -> np.ndarray:
+        """(K x shoes) ordered ``depth``-card sequences per multiset; ``counts`` is (shoes x classes), int64."""
+        sizes = self.multisets.sum(axis=1)
+        factors = (counts.T[:, None, :] - np.arange(MAX_VALUE_COUNT)[None, :, None]).reshape(-1, len(counts))
+        weights = np.empty((len(sizes), len(counts)), dtype=np.int64)
+        weights[0] = 1
+        for start, end, parent, factor in self.levels:
+            np.multiply(weights[parent], factors[factor], out=weights[start:end])
         shoe_sizes = counts.sum(axis=1)
         for size in range(self.depth):
             level = np.flatnonzero(sizes == size)
             if len(level):
-                weights[level] *= np.prod([shoe_sizes - size - drawn for drawn in range(self.depth - size)], axis=0)
+                weights[level[0] : level[-1] + 1] *= np.prod([shoe_sizes - size - drawn for drawn in range(self.depth - size)], axis=0)
         return weights
 
 
