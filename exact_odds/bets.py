@@ -11,10 +11,10 @@ The first row whose condition holds settles the bet; a coup no row matches loses
 import re
 import tomllib
 from dataclasses import dataclass
-from functools import cached_property
-from math import lcm
 from fractions import Fraction
+from functools import cached_property
 from importlib import resources
+from math import lcm
 from pathlib import Path
 
 from .conditions import Condition, parse_condition

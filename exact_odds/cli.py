@@ -1,5 +1,6 @@
 """The `baccarat-odds` command: parse, call the library, print. No maths here."""
 
+import contextlib
 import sys
 from fractions import Fraction
 
@@ -43,7 +44,8 @@ def make_shoe(decks, shoe_spec, remove):
 
 
 def available_bets(bets_file, commission, tie_pays):
-    from .bets import bets_file as load_file, catalog, main_bet_variants
+    from .bets import bets_file as load_file
+    from .bets import catalog, main_bet_variants
 
     bets = catalog()
     bets.update(main_bet_variants(commission, tie_pays))
@@ -188,7 +190,14 @@ def formula(bet_names, fmt, solve, above, below):
     import json
 
     from .bets import select_bets
-    from .formulas import expectation_formulas, formulas_record, formulas_text, house_edge, outcome_formulas, solve_lines
+    from .formulas import (
+        expectation_formulas,
+        formulas_record,
+        formulas_text,
+        house_edge,
+        outcome_formulas,
+        solve_lines,
+    )
 
     bets, _ = select_bets(available_bets(None, "5", "8"), bet_names, suits_known=True)
     thresholds = {name: parse_fraction(value, f"--{name}") / 100 if value is not None else None for name, value in (("above", above), ("below", below))}
@@ -247,7 +256,7 @@ def simulate(decks, shoes, seed, penetration, burn, tags, bet_names, bets_file, 
     from pathlib import Path
 
     from .bets import select_bets
-    from .simulate import Settings, parse_penetration, parse_tags, plot_simulation, run, summary, summary_text
+    from .simulate import Settings, parse_penetration, parse_tags, plot_simulation, pyplot, run, summary, summary_text
 
     if decks == "inf":
         raise InputError("simulate deals real shoes: give a whole number of decks")
@@ -260,18 +269,17 @@ def simulate(decks, shoes, seed, penetration, burn, tags, bet_names, bets_file, 
     bets, notes = select_bets(available_bets(bets_file, "5", "8"), bet_names, suits_known=False)
     settings = Settings(decks, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
                         tuple(bet.name for bet in bets), bets_text)
-    bar = None
-    if sys.stderr.isatty():
-        bar = click.progressbar(length=shoes, label="shoes", file=sys.stderr)
-        bar.__enter__()
-    try:
-        simulation = run(settings, workers or os.cpu_count() or 1, scheduler, bar.update if bar else None)
-    finally:
-        if bar:
-            bar.__exit__(None, None, None)
+    if plot_path:
+        pyplot()  # fail now, not after the run, when matplotlib is missing
+    bar = click.progressbar(length=shoes, label="shoes", file=sys.stderr) if sys.stderr.isatty() else contextlib.nullcontext()
+    with bar as progress:
+        simulation = run(settings, workers or os.cpu_count() or 1, scheduler, progress.update if progress else None)
     record = summary(simulation)
     record["notes"] = notes
-    click.echo(json.dumps(record, indent=2) if fmt == "json" else summary_text(record) + "".join(f"Note: {note}\n" for note in notes), nl=fmt != "json" or True)
+    if fmt == "json":
+        click.echo(json.dumps(record, indent=2))
+    else:
+        click.echo(summary_text(record) + "".join(f"Note: {note}\n" for note in notes), nl=False)
     if plot_path and simulation.results:
         plot_simulation(simulation, plot_path)
     if simulation.interrupted:

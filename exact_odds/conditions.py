@@ -14,8 +14,8 @@ exact_odds.errors.InputError: 'bunker' is not a value of winner (expected banker
 """
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 import numpy as np
 

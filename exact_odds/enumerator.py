@@ -18,7 +18,14 @@ from collections import defaultdict
 import numpy as np
 
 from .cards import POINT_VALUES
-from .distribution import INT64_SAFE, Distribution, card_columns, count_array, coup_columns, draws
+from .distribution import (
+    INT64_SAFE,
+    Distribution,
+    card_columns,
+    count_array,
+    coup_columns,
+    draws,
+)
 from .errors import InputError
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
@@ -63,6 +70,15 @@ def effective_levels(tracked: dict[str, int]) -> list[int]:
     return levels
 
 
+def two_card_total(values: tuple[int, ...], hand: int) -> int:
+    """The two-card total of the player (hand 0) or the banker (hand 1) from values by slot."""
+    return (values[hand] + values[hand + 2]) % 10
+
+
+def with_slot(items: tuple[int, ...], slot: int, item: int) -> tuple[int, ...]:
+    return items[:slot] + (item,) + items[slot + 1 :]
+
+
 def enumerate_coups(shoe: Shoe, rules: DrawRules = PUNTO_BANCO, tracked: dict[str, int] | None = None, dealt: tuple[int, ...] = ()) -> Distribution:
     """Every coup dealt from ``shoe``, counted as ordered 6-card sequences.
 
@@ -82,59 +98,52 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules = PUNTO_BANCO, tracked: dict[st
     taken = 0 if replace else 1
     unused = [draws(size - taken * (cards - len(dealt)), 6 - cards, replace) for cards in range(7)]
 
-    def leaf(weight, labels, values, player_third, banker_third, cards=None):
-        player_two = (values[0] + values[2]) % 10
-        banker_two = (values[1] + values[3]) % 10
-        fine = tuple(labels[position] if position < len(labels) else -1 for position in key_slots)
-        rows[(player_two, banker_two, player_third, banker_third) + fine] += weight * unused[cards or len(labels)]
+    # labels and values are 6-tuples by slot (player 1, banker 1, player 2, banker 2, player 3,
+    # banker 3), -1 where no card was dealt; cards counts the cards dealt.
+    def leaf(weight, labels, values, cards):
+        key = (two_card_total(values, 0), two_card_total(values, 1), values[4], values[5])
+        rows[key + tuple(labels[slot] for slot in key_slots)] += weight * unused[cards]
 
-    def draw(position, counts, level, weight, labels, values, then):
-        """Deal the card at ``position`` (every class the shoe holds), then call ``then``."""
-        if position < len(dealt):
-            then(counts, level, weight, labels + (dealt[position],), values + (dealt[position],))
+    def draw(slot, counts, level, weight, labels, values, cards, then):
+        """Deal the card of ``slot`` (every class the shoe holds, or the card already seen), then ``then``."""
+        if cards < len(dealt):
+            seen = dealt[cards]
+            then(counts, level, weight, with_slot(labels, slot, seen), with_slot(values, slot, seen), cards + 1)
             return
-        target = levels[position if position < 4 else then.slot]
+        target = levels[slot]
         counts = project(counts, level, target)
         class_values = CLASS_VALUES[target]
         for label, count in enumerate(counts):
             if count:
                 counts[label] = count - taken
-                then(counts, target, weight * count, labels + (label,), values + (class_values[label],))
+                then(counts, target, weight * count, with_slot(labels, slot, label), with_slot(values, slot, class_values[label]), cards + 1)
                 counts[label] = count
 
-    def after_initial(counts, level, weight, labels, values):
-        if len(labels) < 4:
-            draw(len(labels), counts, level, weight, labels, values, after_initial)
+    def settle(counts, level, weight, labels, values, cards):
+        leaf(weight, labels, values, cards)
+
+    def first_four(counts, level, weight, labels, values, cards):
+        if cards < 4:
+            draw(cards, counts, level, weight, labels, values, cards, first_four)
             return
-        player_two = (values[0] + values[2]) % 10
-        banker_two = (values[1] + values[3]) % 10
-        if rules.is_natural(player_two) or rules.is_natural(banker_two):
-            leaf(weight, labels, values, -1, -1)
-        elif rules.player_draws(player_two):
-            draw(4, counts, level, weight, labels, values, after_player_third)
-        elif rules.banker_draws(banker_two, None):
-            draw(4, counts, level, weight, labels, values, banker_third_after_stand)
+        player, banker = two_card_total(values, 0), two_card_total(values, 1)
+        if rules.is_natural(player) or rules.is_natural(banker):
+            leaf(weight, labels, values, cards)
+        elif rules.player_draws(player):
+            draw(4, counts, level, weight, labels, values, cards, after_player_third)
+        elif rules.banker_draws(banker, None):
+            draw(5, counts, level, weight, labels, values, cards, settle)
         else:
-            leaf(weight, labels, values, -1, -1)
+            leaf(weight, labels, values, cards)
 
-    def after_player_third(counts, level, weight, labels, values):
-        banker_two = (values[1] + values[3]) % 10
-        if rules.banker_draws(banker_two, values[4]):
-            draw(5, counts, level, weight, labels, values, banker_third_after_draw)
+    def after_player_third(counts, level, weight, labels, values, cards):
+        if rules.banker_draws(two_card_total(values, 1), values[4]):
+            draw(5, counts, level, weight, labels, values, cards, settle)
         else:
-            leaf(weight, labels, values, values[4], -1)
+            leaf(weight, labels, values, cards)
 
-    def banker_third_after_stand(counts, level, weight, labels, values):
-        leaf(weight, labels[:4] + (-1, labels[4]), values, -1, values[4], cards=5)
-
-    def banker_third_after_draw(counts, level, weight, labels, values):
-        leaf(weight, labels, values, values[4], values[5])
-
-    after_initial.slot = None
-    after_player_third.slot = 4
-    banker_third_after_stand.slot = 5
-    banker_third_after_draw.slot = 5
-    after_initial(counts, start, 1, (), ())
+    empty = (-1,) * 6
+    first_four(counts, start, 1, empty, empty, 0)
     return _coup_distribution(rows, key_slots, tracked, draws(size, 6 - len(dealt), replace), 6 - len(dealt))
 
 
@@ -145,13 +154,13 @@ def _coup_distribution(rows, key_slots, tracked, total, cards) -> Distribution:
     levels = effective_levels(tracked)
     for index, position in enumerate(key_slots):
         slot = SLOTS[position]
-        labels = _relabel(table[:, 4 + index], levels[position], tracked[slot])
+        labels = relabel(table[:, 4 + index], levels[position], tracked[slot])
         columns.update(card_columns(slot, tracked[slot], labels))
     return Distribution(columns, count_array([rows[key] for key in keys], total), total, cards)
 
 
-def _relabel(labels: np.ndarray, source: int, target: int) -> np.ndarray:
-    """Class labels at a coarser level (keeping -1 for a slot not dealt)."""
+def relabel(labels: np.ndarray, source: int, target: int) -> np.ndarray:
+    """Class labels at a coarser level: card -> rank -> value (keeping -1 for a slot not dealt)."""
     if source == target:
         return labels
     dealt = labels >= 0
@@ -189,5 +198,5 @@ def enumerate_cards(shoe: Shoe, tracked: dict[str, int]) -> Distribution:
         weight, labels = weight[keep], [label[keep] for label in labels]
     columns = {}
     for slot, label in zip(slots, labels):
-        columns.update(card_columns(slot, tracked[slot], _relabel(label, level, tracked[slot])))
+        columns.update(card_columns(slot, tracked[slot], relabel(label, level, tracked[slot])))
     return Distribution(columns, count_array(weight, total), total, len(slots))

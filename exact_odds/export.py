@@ -77,7 +77,12 @@ def write_summary(folder: Path, analyses: dict[int | str, Analysis]) -> list[str
 
 
 def write_formulas(folder: Path, bets: list[Bet]) -> list[str]:
-    from .formulas import expectation_formulas, formulas_latex, formulas_record, outcome_formulas
+    from .formulas import (
+        expectation_formulas,
+        formulas_latex,
+        formulas_record,
+        outcome_formulas,
+    )
 
     outcomes, expectations = outcome_formulas(), expectation_formulas(bets)
     (folder / "formulas.json").write_text(json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n")

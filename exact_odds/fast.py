@@ -21,9 +21,16 @@ from math import lcm
 
 import numpy as np
 
-from .distribution import INT64_SAFE, Distribution, coup_columns, draws, falling
 from .cards import POINT_VALUES
-from .enumerator import SLOTS, enumerate_cards, enumerate_coups
+from .distribution import (
+    INT64_SAFE,
+    Distribution,
+    card_columns,
+    coup_columns,
+    draws,
+    falling,
+)
+from .enumerator import CARD, SLOTS, enumerate_cards, enumerate_coups, relabel
 from .errors import InputError
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
@@ -234,9 +241,6 @@ def coup_multiset_table(rules: DrawRules = PUNTO_BANCO) -> MultisetTable:
 @lru_cache(maxsize=16)
 def card_multiset_table(slots: tuple[tuple[str, int], ...]) -> MultisetTable:
     """Every sequence of classes for the given card slots (rank or value level), one row each."""
-    from .distribution import card_columns
-    from .enumerator import CARD
-
     level = max(level for _, level in slots)
     if level == CARD:
         raise ValueError("the batch path does not weigh bets on suits")
@@ -244,7 +248,7 @@ def card_multiset_table(slots: tuple[tuple[str, int], ...]) -> MultisetTable:
     labels = np.indices((classes,) * len(slots)).reshape(len(slots), -1)
     columns = {}
     for (slot, slot_level), label in zip(slots, labels):
-        columns.update(card_columns(slot, slot_level, _coarsen(label, level, slot_level)))
+        columns.update(card_columns(slot, slot_level, relabel(label, level, slot_level)))
     histogram = np.zeros((labels.shape[1], classes), dtype=np.int64)
     for label in labels:
         histogram[np.arange(labels.shape[1]), label] += 1
@@ -254,12 +258,6 @@ def card_multiset_table(slots: tuple[tuple[str, int], ...]) -> MultisetTable:
     remap = np.array([position[tuple(row)] for row in multisets.tolist()])
     rows = np.arange(labels.shape[1])
     return MultisetTable(full, len(slots), columns, rows, remap[inverse.ravel()], np.ones(len(rows), dtype=np.int64))
-
-
-def _coarsen(labels, source, target):
-    from .cards import POINT_VALUES
-
-    return np.asarray(POINT_VALUES)[labels] if source == 1 and target == 0 else labels
 
 
 BATCH_CHUNK = 128

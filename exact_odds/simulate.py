@@ -361,7 +361,7 @@ def summary_text(record: dict) -> str:
 
 def plot_simulation(simulation: Simulation, path: str) -> None:
     """Exact EV against true count, one panel per bet (a sample of at most 20,000 coups)."""
-    plt = _pyplot()
+    plt = pyplot()
     expectations = np.concatenate([result.expectations for result in simulation.results])
     counts = np.concatenate([result.true_counts for result in simulation.results])
     names = simulation.settings.bet_names
@@ -379,7 +379,7 @@ def plot_simulation(simulation: Simulation, path: str) -> None:
 
 def plot_removal(results, path: str) -> None:
     """Effects of removal per rank, as bars, one panel per bet."""
-    plt = _pyplot()
+    plt = pyplot()
     figure, axes = plt.subplots(len(results), 1, figsize=(7, 2.6 * len(results)), squeeze=False)
     for axis, result in zip(axes[:, 0], results):
         axis.bar(RANKS, [100 * float(effect) for effect in result.effects])
@@ -389,7 +389,8 @@ def plot_removal(results, path: str) -> None:
     figure.savefig(path, dpi=110)
 
 
-def _pyplot():
+def pyplot():
+    """matplotlib's pyplot on a file backend, or a clear error when the plot extra is missing."""
     try:
         import matplotlib
 

@@ -6,12 +6,12 @@ from fractions import Fraction
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from oracles import brute_force_expectations
 
 from exact_odds.analysis import analyze
 from exact_odds.bets import catalog
 from exact_odds.cards import RANKS, SUITS, Card
 from exact_odds.shoe import Shoe
-from oracles import brute_force_expectations
 
 CATALOG = catalog()
 

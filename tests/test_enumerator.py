@@ -6,12 +6,12 @@ from fractions import Fraction
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
+from oracles import brute_force_outcomes
 
 from exact_odds.cards import RANKS, SUITS, Card
 from exact_odds.distribution import falling
 from exact_odds.enumerator import CARD, RANK, enumerate_cards, enumerate_coups
 from exact_odds.shoe import Shoe
-from oracles import brute_force_outcomes
 
 # Ordered 6-card sequences, as published by the Wizard of Odds (copied at casinoexploit.com,
 # "Probabilities in 8deck / 6deck / 4deck Baccarat"): banker, player, tie.

@@ -12,7 +12,12 @@ from exact_odds.shoe import Shoe
 
 sympy = pytest.importorskip("sympy")
 from exact_odds.formulas import (  # noqa: E402
-    d, expectation_formulas, extremes, house_edge, integer_ranges, outcome_formulas,
+    d,
+    expectation_formulas,
+    extremes,
+    house_edge,
+    integer_ranges,
+    outcome_formulas,
 )
 
 CATALOG = catalog()

@@ -1,6 +1,7 @@
 """The infinite deck: cards drawn with replacement, exact with denominators powers of 13."""
 
 from fractions import Fraction
+
 from exact_odds.analysis import PlainEngine, analyze
 from exact_odds.bets import catalog
 from exact_odds.cards import RANKS, Card
@@ -40,7 +41,7 @@ def test_infinite_deck_equals_drawing_with_replacement():
 
 
 def test_both_engines_agree_on_the_infinite_deck():
-    bets = [bet for bet in catalog().values()]
+    bets = list(catalog().values())
     fast = analyze(Shoe.infinite(), bets)
     plain = analyze(Shoe.infinite(), bets, engine=PlainEngine())
     assert [result.expected_value for result in fast.bets] == [result.expected_value for result in plain.bets]

@@ -6,7 +6,13 @@ import pytest
 
 from exact_odds.bets import catalog
 from exact_odds.cli import main
-from exact_odds.verify import Calculator, check, matches, parse_printed, published_figures
+from exact_odds.verify import (
+    Calculator,
+    check,
+    matches,
+    parse_printed,
+    published_figures,
+)
 
 FIGURES = published_figures()
 

@@ -8,7 +8,14 @@ import pytest
 
 from exact_odds import simulate
 from exact_odds.cli import main
-from exact_odds.simulate import Settings, deal_shoe, parse_tags, play_values, run, summary
+from exact_odds.simulate import (
+    Settings,
+    deal_shoe,
+    parse_tags,
+    play_values,
+    run,
+    summary,
+)
 
 HI_LO = "2=1,3=1,4=1,5=1,6=1,T=-1,J=-1,Q=-1,K=-1,A=-1"
 ARGS = ["simulate", "--decks", "8", "--shoes", "60", "--seed", "11", "--burn", "--count", HI_LO,
@@ -96,3 +103,28 @@ def test_tags():
 def test_bad_input(capsys, args, message):
     code, _, err = run_cli(capsys, "simulate", "--shoes", "2", *args)
     assert code == 2 and len(err.strip().splitlines()) == 1 and message in err
+
+
+def test_plots_are_written(tmp_path, capsys):
+    pytest.importorskip("matplotlib")
+    path = tmp_path / "ev.png"
+    code, _, _ = run_cli(capsys, "simulate", "--shoes", "3", "--workers", "1", "--count", HI_LO, "--plot", str(path))
+    assert code == 0 and path.read_bytes().startswith(b"\x89PNG")
+    path = tmp_path / "eor.png"
+    code, _, _ = run_cli(capsys, "eor", "--bets", "banker,dragon_7", "--plot", str(path))
+    assert code == 0 and path.read_bytes().startswith(b"\x89PNG")
+
+
+def test_plot_without_matplotlib_is_one_line(monkeypatch, capsys):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+    code, _, err = run_cli(capsys, "simulate", "--shoes", "2", "--plot", "x.png")
+    assert code == 2 and "pip install 'exact_odds[plot]'" in err and len(err.strip().splitlines()) == 1
