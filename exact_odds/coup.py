@@ -1,5 +1,6 @@
 """One coup, resolved card by card from the cards in shoe order.
 
+>>> from exact_odds.cards import parse_cards
 >>> coup = play_coup(parse_cards("9S 5D 9H 2C"))
 >>> coup.player_total, coup.banker_total, coup.winner
 (8, 7, 'player')
@@ -7,11 +8,8 @@
 
 from dataclasses import dataclass
 
-from .cards import Card, parse_cards  # noqa: F401  (parse_cards is used by the doctest)
+from .cards import Card
 from .rules import PUNTO_BANCO, DrawRules
-
-OUTCOMES = ("banker", "player", "tie")
-
 
 def hand_total(cards) -> int:
     """Baccarat total of a hand: the sum of point values, modulo 10."""

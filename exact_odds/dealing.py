@@ -71,6 +71,7 @@ def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: dict[str, Bet], bet_n
     rows = [[name, f"{counts[name]:,}", str(Fraction(counts[name], distribution.total)), fixed(Fraction(counts[name], distribution.total), 10)] for name in OUTCOMES]
     table = tabulate(rows, ["outcome", f"ways (ordered {distribution.cards}-card completions)", "probability", "decimal"], tablefmt="simple", disable_numparse=True)
     coup_bets = [bet for bet in chosen if bet.needs_coup and not bet.card_slots]
-    expectations = [[bet.name, str(return_table(bet, distribution).expected_value), fixed(return_table(bet, distribution).expected_value, 6)] for bet in coup_bets]
+    values = [(bet.name, return_table(bet, distribution).expected_value) for bet in coup_bets]
+    expectations = [[name, str(value), fixed(value, 6)] for name, value in values]
     expectation_table = tabulate(expectations, ["bet", "expected value now", "decimal"], tablefmt="simple", disable_numparse=True)
     return "\n".join(lines) + "\n\n" + table + "\n\n" + expectation_table + "\n"

@@ -7,7 +7,6 @@ Probabilities are ``count / total`` as :class:`fractions.Fraction`.
 """
 
 from dataclasses import dataclass
-from fractions import Fraction
 
 import numpy as np
 
@@ -65,9 +64,6 @@ class Distribution:
     def count_where(self, mask: np.ndarray) -> int:
         """Exact number of sequences in the rows selected by a boolean ``mask``."""
         return int(self.counts[mask].sum()) if mask.any() else 0
-
-    def probability_where(self, mask: np.ndarray) -> Fraction:
-        return Fraction(self.count_where(mask), self.total)
 
     def outcome_counts(self) -> dict[str, int]:
         """Combinations won by banker, player, and tied."""

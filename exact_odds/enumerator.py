@@ -31,7 +31,6 @@ from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
 
 VALUE, RANK, CARD = 0, 1, 2
-LEVEL_NAMES = ("value", "rank", "card")
 SLOTS = ("player_card1", "banker_card1", "player_card2", "banker_card2", "player_card3", "banker_card3")
 """Card slots in deal order (the banker's third card follows the player's when both draw)."""
 

@@ -283,11 +283,6 @@ class BatchExpectations:
         column = [candidate.name for candidate in self.bets].index(bet)
         return Fraction(int(self.numerators[shoe, column]), self.scales[column] * falling(self.sizes[shoe], self.depths[column]))
 
-    def decimals(self) -> np.ndarray:
-        """The expectations as floats, for statistics and display (their signs are exact)."""
-        denominators = np.array([[scale * falling(size, depth) for scale, depth in zip(self.scales, self.depths)] for size in self.sizes], dtype=object)
-        return (self.numerators.astype(object) / denominators).astype(np.float64)
-
     def positive(self) -> np.ndarray:
         """Exactly where the expectation is above zero."""
         return self.numerators > 0

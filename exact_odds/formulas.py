@@ -139,10 +139,6 @@ def extremes(formula: Formula) -> dict[str, tuple[int | None, Fraction]]:
     }
 
 
-def render_expression(expression: sympy.Expr, fmt: str) -> str:
-    return sympy.latex(expression) if fmt == "latex" else sympy.sstr(expression)
-
-
 def house_edge(formula: Formula) -> Formula:
     return Formula(formula.name, -formula.numerator, formula.denominator, formula.cards)
 

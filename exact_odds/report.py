@@ -87,6 +87,8 @@ def render_text(analysis: Analysis, notes: list[str], returns: bool, markdown: b
         for result in analysis.bets:
             parts += [heading(f"{result.bet.name}: {result.bet.description}"), f"Settles on {settles_on(result)}.", ""]
             parts += [tabulate(_return_rows(result), RETURN_HEADERS, colalign=("left", "left", "right", "right", "right"), **options), ""]
+    fewer = [result for result in analysis.bets if not result.bet.needs_coup]
+    notes = notes + [f"{result.bet.name} settles on {settles_on(result)}" for result in fewer]
     parts += [f"Note: {note}" for note in notes]
     return "\n".join(parts).rstrip() + "\n"
 

@@ -249,6 +249,8 @@ def verify_report(checks: list[Check], fmt: str) -> str:
                 "known_wrong": check.figure.known_wrong,
                 "source": check.figure.source,
                 "url": check.figure.url,
+                "author": check.figure.author,
+                "note": check.figure.note,
             }
             for check in checks
         ]

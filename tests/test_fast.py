@@ -75,7 +75,7 @@ def test_batch_equals_one_at_a_time():
         one = analyze(Shoe(tuple(int(count) for count in shoes[index]), None, "shoe"), RANK_BETS)
         for result in one.bets:
             assert batch.expected_value(index, result.bet.name) == result.expected_value
-    assert (batch.positive() == (batch.decimals() > 0)).all()
+    assert (batch.positive() == (batch.floats() > 0)).all()
 
 
 def test_batch_on_shoes_beyond_int64():
