@@ -63,9 +63,10 @@ class BetAnalysis:
         return Fraction(sum(row.combinations for row in self.rows if row.pays.net == 0), self.total)
 
     @property
-    def house_edge_excluding_pushes(self) -> Fraction:
-        """House edge per bet resolved (ties excluded for banker and player)."""
-        return self.house_edge / (1 - self.push_probability)
+    def house_edge_excluding_pushes(self) -> Fraction | None:
+        """House edge per bet resolved (ties excluded for banker and player); None if it never resolves."""
+        resolved = 1 - self.push_probability
+        return self.house_edge / resolved if resolved else None
 
     @property
     def variance(self) -> Fraction:

@@ -63,11 +63,12 @@ def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: dict[str, Bet], bet_n
             result = "push" if net == 0 else (f"wins {money(stake * net)}" if net > 0 else f"loses {money(stake)}")
             rows.append([bet.name, money(stake), result])
         return "\n".join(lines) + "\n\n" + tabulate(rows, ["bet", "stake", "result"], tablefmt="simple", disable_numparse=True) + "\n"
-    remaining = shoe.remove(cards)
+    remaining = shoe if shoe.with_replacement else shoe.remove(cards)
     distribution = enumerate_coups(remaining, dealt=tuple(card.value for card in cards))
     counts = distribution.outcome_counts()
     seen = " ".join(map(str, cards)) or "none"
-    lines.append(f"cards seen: {seen}; drawing from {shoe} less those cards ({remaining.size} left)")
+    source = str(shoe) if shoe.with_replacement else f"{shoe} less those cards ({remaining.size} left)"
+    lines.append(f"cards seen: {seen}; drawing from {source}")
     rows = [[name, f"{counts[name]:,}", str(Fraction(counts[name], distribution.total)), fixed(Fraction(counts[name], distribution.total), 10)] for name in OUTCOMES]
     table = tabulate(rows, ["outcome", f"ways (ordered {distribution.cards}-card completions)", "probability", "decimal"], tablefmt="simple", disable_numparse=True)
     coup_bets = [bet for bet in chosen if bet.needs_coup and not bet.card_slots]

@@ -53,7 +53,7 @@ def _bet_rows(analysis: Analysis) -> list[list[str]]:
             str(result.expected_value),
             fixed(result.expected_value, 10),
             percent(result.house_edge),
-            percent(result.house_edge_excluding_pushes),
+            "n/a" if result.house_edge_excluding_pushes is None else percent(result.house_edge_excluding_pushes),
             f"{standard_deviation(result):.4f}",
         ]
         for result in analysis.bets
@@ -99,7 +99,7 @@ def bet_record(result: BetAnalysis) -> dict:
         "expected_value": str(result.expected_value),
         "house_edge": str(result.house_edge),
         "house_edge_percent": fixed(result.house_edge * 100, 6),
-        "house_edge_excluding_pushes": str(result.house_edge_excluding_pushes),
+        "house_edge_excluding_pushes": None if result.house_edge_excluding_pushes is None else str(result.house_edge_excluding_pushes),
         "variance": str(result.variance),
         "standard_deviation": f"{standard_deviation(result):.6f}",
         "settles_on_cards": result.cards,

@@ -128,3 +128,17 @@ def test_bad_input_is_one_line_and_status_2(capsys, args):
 def test_installed_command_runs():
     completed = subprocess.run([sys.executable, "-m", "exact_odds", "--decks", "0"], capture_output=True, text=True)
     assert completed.returncode == 2 and completed.stderr.count("\n") == 1
+
+
+def test_a_shoe_where_every_coup_ties(capsys):
+    """Seven nines of hearts: every coup is a tie, so the banker bet never resolves."""
+    code, out, _ = run(capsys, "--shoe", "9h=7", "--bets", "banker,perfect_pair", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["outcomes"]["tie"]["probability"] == "1"
+    assert data["bets"]["banker"]["house_edge_excluding_pushes"] is None
+    assert data["bets"]["perfect_pair"]["expected_value"] == "25"
+
+
+def test_deal_mid_coup_on_the_infinite_deck(capsys):
+    code, out, _ = run(capsys, "deal", "9S", "--decks", "inf")
+    assert code == 0 and "127780/371293" in out
