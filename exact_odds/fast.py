@@ -227,15 +227,20 @@ def closed_multisets(multisets: np.ndarray) -> np.ndarray:
     return np.array(sorted(seen, key=lambda row: (sum(row), row)), dtype=np.int64)
 
 
+def closed_table(multisets, depth, columns, entry_row, entry_multiset, entry_orderings) -> MultisetTable:
+    """A :class:`MultisetTable` over ``multisets`` and all their sub-multisets, entries re-indexed."""
+    full = closed_multisets(multisets)
+    position = {tuple(row): index for index, row in enumerate(full.tolist())}
+    remap = np.array([position[tuple(row)] for row in multisets.tolist()])
+    return MultisetTable(full, depth, columns, entry_row, remap[entry_multiset], entry_orderings)
+
+
 @lru_cache(maxsize=4)
 def coup_multiset_table(rules: DrawRules = PUNTO_BANCO) -> MultisetTable:
     """The coup table in the form the batch path weighs."""
     table = coup_table(rules)
-    multisets = closed_multisets(table.multisets)
-    position = {tuple(row): index for index, row in enumerate(multisets.tolist())}
-    remap = np.array([position[tuple(row)] for row in table.multisets.tolist()])
     entry_row = np.repeat(np.arange(len(table.class_starts)), np.diff(np.append(table.class_starts, len(table.entry_multiset))))
-    return MultisetTable(multisets, 6, table.columns, entry_row, remap[table.entry_multiset], table.entry_orderings)
+    return closed_table(table.multisets, 6, table.columns, entry_row, table.entry_multiset, table.entry_orderings)
 
 
 @lru_cache(maxsize=16)
@@ -253,11 +258,8 @@ def card_multiset_table(slots: tuple[tuple[str, int], ...]) -> MultisetTable:
     for label in labels:
         histogram[np.arange(labels.shape[1]), label] += 1
     multisets, inverse = np.unique(histogram, axis=0, return_inverse=True)
-    full = closed_multisets(multisets)
-    position = {tuple(row): index for index, row in enumerate(full.tolist())}
-    remap = np.array([position[tuple(row)] for row in multisets.tolist()])
     rows = np.arange(labels.shape[1])
-    return MultisetTable(full, len(slots), columns, rows, remap[inverse.ravel()], np.ones(len(rows), dtype=np.int64))
+    return closed_table(multisets, len(slots), columns, rows, inverse.ravel(), np.ones(len(rows), dtype=np.int64))
 
 
 BATCH_CHUNK = 128
