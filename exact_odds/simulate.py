@@ -2,9 +2,10 @@
 
 Each shoe is shuffled by its own generator, seeded by (seed, shoe number), so a run gives the same
 result whatever the number of workers or machines. Before each coup the exact expectation of every
-bet is computed (batch path, all coups of a chunk of shoes at once) from the shoe less the cards seen
-so far: burned cards dealt face down are unknown to the player, and an unseen card is as good as one
-still in the shoe, so this is the exact expectation given what a player can know.
+bet is computed (batch path, all coups of a chunk of shoes at once) from the cards left in the shoe.
+A count sees only the cards turned face up: burned cards are not counted, and its true count divides
+by the decks not yet seen. (Averaged over what the counter cannot see, the exact expectation is the
+one given the cards seen, so the gains reported for a count are unbiased.)
 """
 
 import math
@@ -87,7 +88,8 @@ def play_values(values: np.ndarray, start: int) -> tuple[int, int]:
 
 
 def deal_shoe(settings: Settings, shoe: int):
-    """One shuffled shoe: per coup, the composition less the cards seen, the winner, the true count."""
+    """One shuffled shoe: per coup, the composition left in the shoe, the winner, and the true count
+    (running count of the cards seen over the decks not yet seen: burned cards are face down)."""
     rng = np.random.default_rng([settings.seed, shoe])
     cards = np.repeat(np.arange(13), 4 * settings.decks)
     rng.shuffle(cards)
@@ -112,11 +114,15 @@ def deal_shoe(settings: Settings, shoe: int):
             break
         last = appeared
     onehot = np.zeros((size + 1, 13), dtype=np.int64)
-    onehot[np.arange(1, size + 1), cards] = seen
-    seen_before = np.cumsum(onehot, axis=0)[starts]
-    compositions = 4 * settings.decks - seen_before
-    unseen = compositions.sum(axis=1)
-    true_counts = (seen_before @ np.asarray(settings.tags)) / (unseen / 52) if settings.tags else np.zeros(len(starts))
+    onehot[np.arange(1, size + 1), cards] = 1
+    dealt_before = np.cumsum(onehot, axis=0)[starts]
+    compositions = 4 * settings.decks - dealt_before
+    true_counts = np.zeros(len(starts))
+    if settings.tags:
+        onehot[1:] *= seen[:, None]
+        seen_before = np.cumsum(onehot, axis=0)[starts]
+        unseen = size - seen_before.sum(axis=1)
+        true_counts = (seen_before @ np.asarray(settings.tags)) / (unseen / 52)
     return compositions, np.asarray(winners), true_counts
 
 

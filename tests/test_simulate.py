@@ -128,3 +128,15 @@ def test_plot_without_matplotlib_is_one_line(monkeypatch, capsys):
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
     code, _, err = run_cli(capsys, "simulate", "--shoes", "2", "--plot", "x.png")
     assert code == 2 and "pip install 'exact_odds[plot]'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_burned_cards_leave_the_shoe_but_not_the_count():
+    settings = Settings(8, 1, 9, Fraction(7, 8), True, (1,) * 13, ("banker",))
+    compositions, _, true_counts = deal_shoe(settings, 0)
+    rng = np.random.default_rng([9, 0])
+    cards = np.repeat(np.arange(13), 32)
+    rng.shuffle(cards)
+    burned = (cards[0] + 1) % 10 if cards[0] < 9 else 10
+    assert compositions[0].sum() == 416 - 1 - burned
+    # Only the turned card is seen before the first coup: a count of 1 over 415 unseen cards.
+    assert true_counts[0] == 1 / (415 / 52)
