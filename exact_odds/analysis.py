@@ -15,7 +15,7 @@ import numpy as np
 
 from .bets import LOSE, Bet, Payout
 from .distribution import Distribution
-from .enumerator import enumerate_cards, enumerate_coups
+from .enumerator import enumerate_cards, enumerate_coups, merge_levels
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
 
@@ -89,8 +89,6 @@ class Analysis:
 class PlainEngine:
     """Distributions from the plain recursive enumerator (the oracle every fast path is checked against)."""
 
-    name = "enumerate"
-
     def coups(self, shoe: Shoe, rules: DrawRules, tracked: dict[str, int]) -> Distribution:
         return enumerate_coups(shoe, rules, tracked)
 
@@ -156,13 +154,6 @@ def return_table(bet: Bet, distribution: Distribution, combinations: list[int] |
     return BetAnalysis(bet, tuple(rows), distribution.total, distribution.cards, expected_value)
 
 
-def _merge(slots: dict[str, int], more: dict[str, int]) -> dict[str, int]:
-    merged = dict(slots)
-    for slot, level in more.items():
-        merged[slot] = max(merged.get(slot, 0), level)
-    return merged
-
-
 def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules = PUNTO_BANCO, engine=None) -> Analysis:
     """The outcome table of ``shoe`` and the return table of each bet.
 
@@ -170,16 +161,13 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules = PUNTO_BANCO, engine=
     cards (the pair bets) settles on those cards alone, counted as ordered draws of those cards.
     """
     engine = engine or default_engine()
-    coup_slots: dict[str, int] = {}
+    coup_bets = [bet for bet in bets if bet.needs_coup]
     card_groups: dict[frozenset[str], dict[str, int]] = {}
     for bet in bets:
-        if bet.needs_coup:
-            coup_slots = _merge(coup_slots, bet.card_slots)
-        else:
+        if not bet.needs_coup:
             group = frozenset(bet.card_slots)
-            card_groups[group] = _merge(card_groups.get(group, {}), bet.card_slots)
-    coups = engine.coups(shoe, rules, coup_slots)
-    coup_bets = [bet for bet in bets if bet.needs_coup]
+            card_groups[group] = merge_levels(card_groups.get(group, {}), bet.card_slots)
+    coups = engine.coups(shoe, rules, merge_levels(*(bet.card_slots for bet in coup_bets)))
     coup_results = dict(zip(map(id, coup_bets), (return_table(bet, coups, counts) for bet, counts in zip(coup_bets, line_counts(coup_bets, coups)))))
     card_tables = {group: engine.cards(shoe, slots) for group, slots in card_groups.items()}
     results = tuple(coup_results[id(bet)] if bet.needs_coup else return_table(bet, card_tables[frozenset(bet.card_slots)]) for bet in bets)

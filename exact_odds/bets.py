@@ -18,6 +18,7 @@ from math import lcm
 from pathlib import Path
 
 from .conditions import Condition, parse_condition
+from .enumerator import merge_levels
 from .errors import InputError
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -76,11 +77,7 @@ class Bet:
     @cached_property
     def card_slots(self) -> dict[str, int]:
         """The card slots the bet reads, with the granularity (value, rank, card) it reads them at."""
-        slots: dict[str, int] = {}
-        for row in self.rows:
-            for slot, level in row.condition.requirements()[1].items():
-                slots[slot] = max(slots.get(slot, 0), level)
-        return slots
+        return merge_levels(*(row.condition.requirements()[1] for row in self.rows))
 
     @property
     def needs_suits(self) -> bool:

@@ -256,7 +256,16 @@ def simulate(decks, shoes, seed, penetration, burn, tags, bet_names, bets_file, 
     from pathlib import Path
 
     from .bets import select_bets
-    from .simulate import Settings, parse_penetration, parse_tags, plot_simulation, pyplot, run, summary, summary_text
+    from .simulate import (
+        Settings,
+        parse_penetration,
+        parse_tags,
+        plot_simulation,
+        pyplot,
+        run,
+        summary,
+        summary_text,
+    )
 
     if decks == "inf":
         raise InputError("simulate deals real shoes: give a whole number of decks")

@@ -21,7 +21,7 @@ import numpy as np
 
 from .cards import RANKS, SUITS, rank_index
 from .distribution import OUTCOMES
-from .enumerator import CARD, RANK, SLOTS, VALUE
+from .enumerator import CARD, RANK, SLOTS, VALUE, merge_levels
 from .errors import InputError
 
 COUP_FEATURES = {
@@ -97,12 +97,8 @@ class Condition:
     def requirements(self) -> tuple[bool, dict[str, int]]:
         """Whether it reads the settled coup, and the card slots it reads with their level."""
         needs_coup = any(name in COUP_FEATURES for name in self.features)
-        slots: dict[str, int] = {}
-        for name in self.features:
-            if name in CARD_FEATURES:
-                slot, _, level = CARD_FEATURES[name]
-                slots[slot] = max(slots.get(slot, VALUE), level)
-        return needs_coup, slots
+        cards = [CARD_FEATURES[name] for name in self.features if name in CARD_FEATURES]
+        return needs_coup, merge_levels(*({slot: level} for slot, _, level in cards))
 
     def __call__(self, columns: dict[str, np.ndarray]) -> np.ndarray:
         rows = len(next(iter(columns.values())))

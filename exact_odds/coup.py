@@ -11,6 +11,7 @@ from dataclasses import dataclass
 from .cards import Card
 from .rules import PUNTO_BANCO, DrawRules
 
+
 def hand_total(cards) -> int:
     """Baccarat total of a hand: the sum of point values, modulo 10."""
     return sum(card.value for card in cards) % 10

@@ -61,6 +61,19 @@ def project(counts: list[int], source: int, target: int) -> list[int]:
     return counts
 
 
+def merge_levels(*trackings: dict[str, int]) -> dict[str, int]:
+    """Slots tracked by several readers together, each at the finest level any of them needs.
+
+    >>> merge_levels({"player_card1": RANK}, {"player_card1": CARD, "banker_card1": VALUE})
+    {'player_card1': 2, 'banker_card1': 0}
+    """
+    merged: dict[str, int] = {}
+    for tracking in trackings:
+        for slot, level in tracking.items():
+            merged[slot] = max(merged.get(slot, VALUE), level)
+    return merged
+
+
 def effective_levels(tracked: dict[str, int]) -> list[int]:
     """Per slot, the level to draw at: never coarser than any later slot (fine before coarse)."""
     levels = [tracked.get(slot, VALUE) for slot in SLOTS]

@@ -141,8 +141,6 @@ class FastEngine:
     """Coup distributions from the compiled table; the plain enumerator where a bet reads card slots
     inside a coup (rank or suit of a card together with the outcome)."""
 
-    name = "fast"
-
     def coups(self, shoe: Shoe, rules: DrawRules, tracked: dict[str, int]) -> Distribution:
         if tracked:
             return enumerate_coups(shoe, rules, tracked)

@@ -18,7 +18,7 @@ from .analysis import BetAnalysis, analyze
 from .bets import Bet
 from .cards import RANKS, Card, rank_index
 from .conditions import parse_condition
-from .enumerator import SLOTS, VALUE
+from .enumerator import SLOTS, VALUE, merge_levels
 from .errors import InputError
 from .fast import FastEngine
 from .rules import PUNTO_BANCO
@@ -163,7 +163,7 @@ class Calculator:
         condition = parse_condition(figure.when)
         needs_coup, slots = condition.requirements()
         if figure.hand_pairs:
-            slots = {slot: max(slots.get(slot, VALUE), VALUE) for slot in FIRST_CARDS} | slots
+            slots = merge_levels(dict.fromkeys(FIRST_CARDS, VALUE), slots)
         key = (shoe, needs_coup and not figure.hand_pairs, tuple(sorted(slots.items())))
         if key not in self.distributions:
             if key[1] or not slots:
