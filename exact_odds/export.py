@@ -17,7 +17,7 @@ from . import report
 from .analysis import Analysis, analyze
 from .bets import Bet
 from .errors import InputError
-from .shoe import Shoe
+from .shoe import shoe_of_decks
 
 
 def parse_deck_list(text: str) -> list[int | str]:
@@ -46,10 +46,6 @@ def iterate(progress, items):
         yield from bar
 
 
-def shoe_for(decks: int | str) -> Shoe:
-    return Shoe.infinite() if decks == "inf" else Shoe.decks(decks)
-
-
 def summary_rows(analyses: dict) -> list[list[str]]:
     names = [result.bet.name for result in next(iter(analyses.values())).bets]
     rows = []
@@ -76,7 +72,7 @@ def write_summary(folder: Path, analyses: dict[int | str, Analysis]) -> list[str
     return ["summary.csv", "summary.json", "summary.md"]
 
 
-def write_formulas(folder: Path, bets: list[Bet]) -> list[str]:
+def write_formulas(folder: Path, bets: list[Bet], analyses: dict[int | str, Analysis]) -> list[str]:
     from .formulas import (
         expectation_formulas,
         formulas_latex,
@@ -84,7 +80,7 @@ def write_formulas(folder: Path, bets: list[Bet]) -> list[str]:
         outcome_formulas,
     )
 
-    outcomes, expectations = outcome_formulas(), expectation_formulas(bets)
+    outcomes, expectations = outcome_formulas(), expectation_formulas(bets, analyses)
     (folder / "formulas.json").write_text(json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n")
     (folder / "formulas.tex").write_text(formulas_latex(outcomes, expectations))
     return ["formulas.json", "formulas.tex"]
@@ -97,7 +93,7 @@ def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], prog
     analyses: dict[int | str, Analysis] = {}
     written = []
     for decks in iterate(progress, deck_list):
-        analysis = analyze(shoe_for(decks), bets)
+        analysis = analyze(shoe_of_decks(decks), bets)
         analyses[decks] = analysis
         stem = f"decks-{decks}"
         for suffix, fmt in (("csv", "csv"), ("json", "json"), ("md", "markdown")):
@@ -105,7 +101,7 @@ def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], prog
             written.append(f"{stem}.{suffix}")
     written += write_summary(folder, analyses)
     if formulas:
-        written += write_formulas(folder, bets)
+        written += write_formulas(folder, bets, analyses)
     (folder / "README.md").write_text(index_text(deck_list, written))
     return written
 

@@ -73,17 +73,23 @@ def outcome_formulas() -> list[Formula]:
     return [Formula(name, interpolate({decks: counts[decks][name] for decks in counts}, 6), sequences(6)) for name in OUTCOMES]
 
 
-def expectation_formulas(bets: list[Bet]) -> list[Formula]:
+def expectation_formulas(bets: list[Bet], known: dict | None = None) -> list[Formula]:
     """Each bet's expected net win per unit as a function of d (the house edge is its negative).
 
     A bet settled on k cards has a numerator of degree k: it is interpolated at d = 1 .. k + 1 and
-    checked at the next three deck counts. All bets are analysed together at each deck count."""
+    checked at the next three deck counts. All bets are analysed together at each deck count;
+    ``known`` holds analyses of all of them already made, by deck count."""
     bets = tuple(bets)
-    cards = [result.cards for result in _analysis(1, bets).bets]
+    known = known or {}
+
+    def analysis(decks, needed):
+        return known[decks] if decks in known else _analysis(decks, needed)
+
+    cards = [result.cards for result in analysis(1, bets).bets]
     numerators: list[dict[int, int]] = [{} for _ in bets]
     for decks in range(1, max(cards) + 2 + EXTRA_CHECKS):
         needed = tuple(bet for bet, count in zip(bets, cards) if decks <= count + 1 + EXTRA_CHECKS)
-        results = {id(result.bet): result for result in _analysis(decks, needed).bets}
+        results = {id(result.bet): result for result in analysis(decks, needed).bets}
         for index, bet in enumerate(bets):
             if id(bet) in results:
                 result = results[id(bet)]

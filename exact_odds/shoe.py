@@ -123,14 +123,16 @@ class Shoe:
         return f"{self.description} ({self.size} cards)"
 
 
+def shoe_of_decks(decks: int | str) -> Shoe:
+    """N standard decks, or the infinite deck for ``"inf"``."""
+    return Shoe.infinite() if decks == "inf" else Shoe.decks(int(decks))
+
+
 def shoe_from_options(decks: int | str | None, shoe_spec: str | None, remove: str | None) -> Shoe:
     """The shoe named by the CLI options ``--decks`` (a number, or ``inf``), ``--shoe`` and ``--remove``."""
     if decks is not None and shoe_spec is not None:
         raise InputError("give either --decks or --shoe, not both")
-    if decks == "inf":
-        shoe = Shoe.infinite()
-    else:
-        shoe = Shoe.parse(shoe_spec) if shoe_spec is not None else Shoe.decks(8 if decks is None else decks)
+    shoe = Shoe.parse(shoe_spec) if shoe_spec is not None else shoe_of_decks(8 if decks is None else decks)
     if remove:
         shoe = shoe.remove(parse_cards(remove))
     return shoe.checked()

@@ -22,7 +22,7 @@ from .enumerator import SLOTS, VALUE, merge_levels
 from .errors import InputError
 from .fast import FastEngine
 from .rules import PUNTO_BANCO
-from .shoe import Shoe
+from .shoe import Shoe, shoe_of_decks
 
 MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal")
 FIELDS = {"id", "measure", "bet", "when", "hand_pairs", "decks", "value", "printed_as", "source", "url", "author", "note",
@@ -149,17 +149,14 @@ class Calculator:
         self.distributions: dict = {}
         self.analyses: dict = {}
 
-    def shoe(self, decks) -> Shoe:
-        return Shoe.infinite() if decks == "inf" else Shoe.decks(int(decks))
-
     def bet_analysis(self, decks, name: str) -> BetAnalysis:
         if (decks, name) not in self.analyses:
-            self.analyses[(decks, name)] = analyze(self.shoe(decks), [self.bet(name)], engine=self.engine).bets[0]
+            self.analyses[(decks, name)] = analyze(shoe_of_decks(decks), [self.bet(name)], engine=self.engine).bets[0]
         return self.analyses[(decks, name)]
 
     def event(self, figure: Figure, shoe: Shoe | None = None) -> tuple[int, int]:
         """Sequences where ``when`` holds, and all sequences, counted as the figure counts them."""
-        shoe = shoe or self.shoe(figure.decks)
+        shoe = shoe or shoe_of_decks(figure.decks)
         condition = parse_condition(figure.when)
         needs_coup, slots = condition.requirements()
         if figure.hand_pairs:
@@ -179,7 +176,7 @@ class Calculator:
     def effect_of_removal(self, figure: Figure) -> Fraction:
         """The change when ``removed`` cards of ``rank`` leave the shoe: in the bet's expectation, or
         in the probability of ``when``; times ``scale``, as printed."""
-        full = self.shoe(figure.decks)
+        full = shoe_of_decks(figure.decks)
         full = Shoe(full.rank_counts, None, full.description)
         depleted = full.remove((Card(RANKS[rank_index(figure.rank)]),) * figure.removed)
         if figure.when:
