@@ -10,12 +10,15 @@ Fraction(-43, 415)
 from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
+from typing import Protocol
 
 import numpy as np
 
 from .bets import LOSE, Bet, Payout
 from .distribution import Distribution
-from .enumerator import enumerate_cards, enumerate_coups, merge_levels
+from .enumerator import enumerate_cards, enumerate_coups
+from .features import Array, Levels, merge_levels
+from .policy import Decisions, Policy, decisions_of
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
 
@@ -48,6 +51,8 @@ class BetAnalysis:
     cards: int
     expected_value: Fraction
     """Expected net win per unit staked."""
+    scale: int = 1
+    """Each sequence counts ``scale`` times in ``total`` and the combinations (a mixed policy)."""
 
     def _second_moment(self) -> Fraction:
         scale = lcm(*(row.pays.net.denominator for row in self.rows))
@@ -78,43 +83,51 @@ class Analysis:
     """The outcome table of a shoe and the analysis of each chosen bet."""
 
     shoe: Shoe
+    decisions: Decisions
     outcomes: dict[str, int]
     total: int
     bets: tuple[BetAnalysis, ...]
+
+    @property
+    def scale(self) -> int:
+        """Each sequence counts ``scale`` times (a mixed policy's weights, see :mod:`exact_odds.policy`)."""
+        return self.decisions.scale**2
 
     def probability(self, outcome: str) -> Fraction:
         return Fraction(self.outcomes[outcome], self.total)
 
 
+class Engine(Protocol):
+    """Where distributions come from: the plain enumerator, or the compiled evaluator."""
+
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution: ...
+
+    def cards(self, shoe: Shoe, tracked: Levels) -> Distribution: ...
+
+
 class PlainEngine:
     """Distributions from the plain recursive enumerator (the oracle every fast path is checked against)."""
 
-    def coups(self, shoe: Shoe, rules: DrawRules, tracked: dict[str, int]) -> Distribution:
-        return enumerate_coups(shoe, rules, tracked)
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution:
+        return enumerate_coups(shoe, decisions, tracked)
 
-    def cards(self, shoe: Shoe, tracked: dict[str, int]) -> Distribution:
+    def cards(self, shoe: Shoe, tracked: Levels) -> Distribution:
         return enumerate_cards(shoe, tracked)
 
 
-def settled_rows(bet: Bet, distribution: Distribution) -> list[np.ndarray]:
-    """For each pay-table line of ``bet`` (then the rest, which loses), the rows it settles:
-    the first line whose condition holds."""
-    cache = distribution.settled_rows
+def settlement(bet: Bet, distribution: Distribution) -> Array:
+    """Per row of ``distribution``, the pay-table line of ``bet`` that settles it (cached where the
+    rows are laid out the same for every shoe)."""
+    cache = distribution.settlements
     if cache is not None and id(bet) in cache:
         return cache[id(bet)][1]
-    unsettled = np.ones(len(distribution.counts), dtype=bool)
-    selected = []
-    for row in bet.rows:
-        settled = unsettled & row.condition(distribution.columns)
-        unsettled &= ~settled
-        selected.append(np.flatnonzero(settled))
-    selected.append(np.flatnonzero(unsettled))
+    lines = bet.settle(distribution.columns)
     if cache is not None:
-        cache[id(bet)] = (bet, selected)  # the bet is kept alive, so its id stays its own
-    return selected
+        cache[id(bet)] = (bet, lines)
+    return lines
 
 
-def default_engine():
+def default_engine() -> Engine:
     """The compiled evaluator (``--engine fast``)."""
     from .fast import FastEngine
 
@@ -124,52 +137,41 @@ def default_engine():
 ENGINES = {"fast": default_engine, "enumerate": PlainEngine}
 
 
-def line_counts(bets: list[Bet], distribution: Distribution) -> list[list[int]]:
-    """For each bet, the sequences each pay-table line settles (then the rest), in one pass."""
-    if not bets:
-        return []
-    selections = [settled_rows(bet, distribution) for bet in bets]
-    flat = np.concatenate([rows for selection in selections for rows in selection])
-    lengths = np.array([len(rows) for selection in selections for rows in selection])
-    starts = np.concatenate([[0], np.cumsum(lengths)[:-1]])
-    filled = lengths > 0
-    totals = iter(np.add.reduceat(distribution.counts[flat], starts[filled]).tolist() if filled.any() else [])
-    sums = [int(next(totals)) if length else 0 for length in lengths]
-    result, position = [], 0
-    for selection in selections:
-        result.append(sums[position : position + len(selection)])
-        position += len(selection)
-    return result
+def line_counts(bet: Bet, distribution: Distribution) -> list[int]:
+    """The sequences each pay-table line of ``bet`` settles (then the rest, which loses)."""
+    counts = np.zeros(len(bet.rows) + 1, dtype=distribution.counts.dtype)
+    np.add.at(counts, settlement(bet, distribution), distribution.counts)
+    return [int(count) for count in counts]
 
 
-def return_table(bet: Bet, distribution: Distribution, combinations: list[int] | None = None) -> BetAnalysis:
-    """Settle ``bet`` on every row of ``distribution`` (``combinations``: its line counts, if known)."""
-    if combinations is None:
-        combinations = line_counts([bet], distribution)[0]
+def return_table(bet: Bet, distribution: Distribution) -> "BetAnalysis":
+    """Settle ``bet`` on every row of ``distribution``."""
+    combinations = line_counts(bet, distribution)
     scale, nets = bet.scaled_pays
     expected_value = Fraction(sum(net * count for net, count in zip(nets, combinations)), scale * distribution.total)
     rows = [ReturnRow(row.event, row.pays, count, distribution.total) for row, count in zip(bet.rows, combinations)]
     if combinations[-1]:
         rows.append(ReturnRow("any other result", LOSE, combinations[-1], distribution.total))
-    return BetAnalysis(bet, tuple(rows), distribution.total, distribution.cards, expected_value)
+    return BetAnalysis(bet, tuple(rows), distribution.total, distribution.cards, expected_value, distribution.scale)
 
 
-def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules = PUNTO_BANCO, engine=None) -> Analysis:
-    """The outcome table of ``shoe`` and the return table of each bet.
+def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None,
+            engine: Engine | None = None) -> Analysis:
+    """The outcome table of ``shoe`` and the return table of each bet, under ``rules`` with their
+    choices fixed by ``policy``.
 
-    Bets that read the settled coup share one enumeration of the coup; a bet that reads only some
-    cards (the pair bets) settles on those cards alone, counted as ordered draws of those cards.
+    Bets that read the coup share one enumeration of it; a bet that reads only the first cards (the
+    pair bets) settles on those cards alone, counted as ordered draws of those cards.
     """
+    decisions = decisions_of(rules, policy)
     engine = engine or default_engine()
     coup_bets = [bet for bet in bets if bet.needs_coup]
-    card_groups: dict[frozenset[str], dict[str, int]] = {}
+    card_groups: dict[frozenset[str], Levels] = {}
     for bet in bets:
         if not bet.needs_coup:
             group = frozenset(bet.card_slots)
             card_groups[group] = merge_levels(card_groups.get(group, {}), bet.card_slots)
-    coups = engine.coups(shoe, rules, merge_levels(*(bet.card_slots for bet in coup_bets)))
-    coup_results = dict(zip(map(id, coup_bets), (return_table(bet, coups, counts) for bet, counts in zip(coup_bets, line_counts(coup_bets, coups)))))
+    coups = engine.coups(shoe, decisions, merge_levels(*(bet.card_slots for bet in coup_bets)))
     card_tables = {group: engine.cards(shoe, slots) for group, slots in card_groups.items()}
-    results = tuple(coup_results[id(bet)] if bet.needs_coup else return_table(bet, card_tables[frozenset(bet.card_slots)]) for bet in bets)
-    return Analysis(shoe, coups.outcome_counts(), coups.total, results)
-
+    results = tuple(return_table(bet, coups if bet.needs_coup else card_tables[frozenset(bet.card_slots)]) for bet in bets)
+    return Analysis(shoe, decisions, coups.outcome_counts(), coups.total, results)

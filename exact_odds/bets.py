@@ -18,8 +18,9 @@ from math import lcm
 from pathlib import Path
 
 from .conditions import Condition, parse_condition
-from .enumerator import merge_levels
 from .errors import InputError
+from .features import Array, Levels, first_match, merge_levels
+from .rules import DrawRules
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 
@@ -75,13 +76,18 @@ class Bet:
         return any(row.condition.requirements()[0] for row in self.rows)
 
     @cached_property
-    def card_slots(self) -> dict[str, int]:
-        """The card slots the bet reads, with the granularity (value, rank, card) it reads them at."""
+    def card_slots(self) -> Levels:
+        """The card slots the bet reads, with the granularity it reads them at."""
         return merge_levels(*(row.condition.requirements()[1] for row in self.rows))
 
     @property
     def needs_suits(self) -> bool:
-        return any(level == 2 for level in self.card_slots.values())
+        """Whether it reads suits or colours (and so needs a shoe with per-card counts)."""
+        return any(level.mark for level in self.card_slots.values())
+
+    def settle(self, columns: dict[str, Array]) -> Array:
+        """Per row of ``columns``, the pay-table line that settles it (``len(rows)``: it loses)."""
+        return first_match([row.condition for row in self.rows], columns)
 
     @cached_property
     def scaled_pays(self) -> tuple[int, tuple[int, ...]]:
@@ -176,24 +182,27 @@ def select_bets(available: dict[str, Bet], names: str | None, suits_known: bool)
     return [available[name] for name in dict.fromkeys(chosen)], notes
 
 
-def main_bet_variants(commission: str, tie_pays: str) -> dict[str, Bet]:
-    """The banker bet at another commission (percent) and the tie bet at another pay, as ``banker`` and ``tie``."""
-    try:
-        rate = Fraction(str(commission).strip().rstrip("%"))
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"--commission must be a percentage such as 5 or 2.5, not {commission!r}") from None
-    if not 0 <= rate < 100:
-        raise InputError(f"--commission must be at least 0 and below 100 percent, not {commission!r}")
-    tie = parse_pays(tie_pays)
-    if tie.net <= 0:
-        raise InputError(f"--tie-pays must be a positive pay such as 8 or 9, not {tie_pays!r}")
-    banker_pays = 1 - rate / 100
+def main_bets(rules: DrawRules) -> dict[str, Bet]:
+    """The banker and tie bets at the rule set's commission and tie pay, as ``banker`` and ``tie``."""
     records = [
-        {"name": "banker", "description": f"Banker wins: pays 1 to 1 less {rate}% commission; a tie pushes",
-         "pays": [{"when": "winner == banker", "pays": str(banker_pays), "event": "banker wins"}, {"when": "winner == tie", "pays": "push", "event": "tie"}]},
-        {"name": "tie", "description": f"Tie: pays {tie.text} to 1", "pays": [{"when": "winner == tie", "pays": tie.text, "event": "tie"}]},
+        {"name": "banker", "description": f"Banker wins: pays 1 to 1 less {rules.commission}% commission; a tie pushes",
+         "pays": [{"when": "winner == banker", "pays": str(1 - rules.commission / 100), "event": "banker wins"},
+                  {"when": "winner == tie", "pays": "push", "event": "tie"}]},
+        {"name": "tie", "description": f"Tie: pays {rules.tie_pays} to 1", "pays": [{"when": "winner == tie", "pays": str(rules.tie_pays), "event": "tie"}]},
     ]
-    return {record["name"]: bet_from_record(record, "command line") for record in records}
+    return {record["name"]: bet_from_record(record, "rules") for record in records}
+
+
+def available_bets(rules: DrawRules, user_bets: dict[str, Bet] | None = None) -> dict[str, Bet]:
+    """The catalog, its main bets at the rule set's pays, and a user's bets (which may not reuse a
+    catalog name: a user's ``banker`` would silently change what ``banker`` means)."""
+    bets = catalog()
+    bets.update(main_bets(rules))
+    for name, bet in (user_bets or {}).items():
+        if name in bets:
+            raise InputError(f"bets file: bet {name!r} is already in the catalog (see `baccarat-odds bets`); give it another name")
+        bets[name] = bet
+    return bets
 
 
 def describe_bets(bets: dict[str, Bet]) -> str:

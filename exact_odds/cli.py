@@ -1,19 +1,25 @@
-"""The `baccarat-odds` command: parse, call the library, print. No maths here."""
+"""The `baccarat-odds` command: parse, call the library, print. No maths here.
+
+The options that name a shoe, a rule set, the main bets' pays and the bets are shared: parsed once
+(click parameter types), accepted before the command or after it (not both), and read by every
+command where they mean something. Given to a command where they mean nothing, they are an error.
+"""
 
 import contextlib
 import sys
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass
 from fractions import Fraction
+from typing import Any, TypeVar
 
 import click
 
-from . import report
+from . import __version__
 from .errors import InputError
+from .parsing import parse_count, parse_exact, parse_percent, shown
 
-SHOE_HELP = {
-    "decks": "Number of 52-card decks in the shoe (default 8), or inf: cards drawn with replacement.",
-    "shoe": "Explicit composition, e.g. A=32,2=32,...,K=32 or per card 9h=7 (unnamed ranks count 0).",
-    "remove": "Cards taken out of the shoe, e.g. \"5 5 K 9h\".",
-}
+F = TypeVar("F", bound=Callable[..., Any])
+FORMATS = ("table", "json", "csv", "markdown")
 
 
 class DeckCount(click.ParamType):
@@ -21,113 +27,257 @@ class DeckCount(click.ParamType):
 
     name = "N"
 
-    def convert(self, value, param, ctx):
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
         text = str(value).strip().lower()
         if text in ("inf", "infinite"):
             return "inf"
-        if not text.isdigit() or int(text) < 1:
-            self.fail(f"--decks must be a positive whole number of decks (or inf), not {value!r}", param, ctx)
-        return int(text)
+        return parse_count(value, "--decks", minimum=1)
 
 
-def shoe_options(function):
-    """The options that name a shoe: --decks, --shoe, --remove."""
-    function = click.option("--remove", metavar="CARDS", help=SHOE_HELP["remove"])(function)
-    function = click.option("--shoe", "shoe_spec", metavar="COUNTS", help=SHOE_HELP["shoe"])(function)
-    return click.option("--decks", type=DeckCount(), help=SHOE_HELP["decks"])(function)
+class ExactNumber(click.ParamType):
+    """An exact positive number: ``100``, ``2.5``, ``5/2``."""
+
+    name = "X"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
+        option = f"--{param.name}" if param and param.name else "value"
+        number = parse_exact(value, option)
+        if number <= 0:
+            raise InputError(f"{option} must be positive, not {shown(value)}")
+        return number
 
 
-def make_shoe(decks, shoe_spec, remove):
-    from .shoe import shoe_from_options
+class Percentage(click.ParamType):
+    """A commission in percent, from 0 to below 100."""
 
-    return shoe_from_options(decks, shoe_spec, remove)
+    name = "PCT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
+        rate = parse_percent(value, "--commission")
+        if not 0 <= rate < 100:
+            raise InputError(f"--commission must be at least 0 and below 100 percent, not {shown(value)}")
+        return rate
 
 
-def available_bets(bets_file, commission, tie_pays):
-    from .bets import bets_file as load_file
-    from .bets import catalog, main_bet_variants
+class TiePay(click.ParamType):
+    """What the tie bet pays, to one (a positive exact number)."""
 
-    bets = catalog()
-    bets.update(main_bet_variants(commission, tie_pays))
-    if bets_file:
-        bets.update(load_file(bets_file))
-    return bets
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
+        from .bets import parse_pays
+
+        pay = parse_pays(value)
+        if pay.net <= 0:
+            raise InputError(f"--tie-pays must be a positive pay such as 8 or 9, not {shown(value)}")
+        return pay.net
+
+
+class RuleSet(click.ParamType):
+    """A preset rule set by name, or a TOML rules file."""
+
+    name = "NAME|FILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from .rules import rules_named
+
+        return rules_named(str(value))
+
+
+SHARED: dict[str, tuple[str, Callable[[F], F]]] = {
+    "decks": ("shoe", click.option("--decks", type=DeckCount(), help="Number of 52-card decks (default 8), or inf: cards drawn with replacement.")),
+    "shoe_spec": ("shoe", click.option("--shoe", "shoe_spec", metavar="COUNTS", help="Explicit composition, e.g. A=32,...,K=32 or per card 9h=7 (unnamed ranks count 0).")),
+    "remove": ("shoe", click.option("--remove", metavar="CARDS", help='Cards taken out of the shoe, e.g. "5 5 K 9h".')),
+    "rules": ("rules", click.option("--rules", type=RuleSet(), help="Rule set: a preset (punto_banco, baccarat_gold) or a TOML rules file (default punto_banco).")),
+    "policy": ("rules", click.option("--policy", multiple=True, metavar="SPEC", help="Choices at option points: player_on_5=draw|stand|P (P exact, e.g. 9/11), comma-separated.")),
+    "commission": ("pays", click.option("--commission", type=Percentage(), help="Commission on a winning banker bet, percent (default: the rule set's, 5).")),
+    "tie_pays": ("pays", click.option("--tie-pays", type=TiePay(), help="What the tie bet pays, to one (default: the rule set's, 8).")),
+    "bet_names": ("bets", click.option("--bets", "bet_names", metavar="NAMES", help="Bets: names separated by commas, or all (default banker,player,tie).")),
+    "bets_file": ("bets_file", click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets (same format as the catalog).")),
+}
+"""Options shared by the commands: (group, click option)."""
+GROUP_ONLY = ("fmt", "returns", "engine")
+"""Options of the analysis itself: meaningless after a command name."""
+
+
+def shared(*groups: str) -> Callable[[F], F]:
+    """Add the shared options of ``groups`` to a command (and remember that it accepts them)."""
+    def decorate(function: F) -> F:
+        for name, (group, option) in reversed(SHARED.items()):
+            if group in groups:
+                function = option(function)
+        function.accepted = {name for name, (group, _) in SHARED.items() if group in groups}  # type: ignore[attr-defined]
+        return function
+
+    return decorate
+
+
+def given(value: Any) -> bool:
+    return value not in (None, (), False)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The shared options as given to one command, checked and merged once."""
+
+    decks: int | str | None = None
+    shoe_spec: str | None = None
+    remove: str | None = None
+    rules: Any = None
+    policy: tuple[str, ...] = ()
+    commission: Fraction | None = None
+    tie_pays: Fraction | None = None
+    bet_names: str | None = None
+    bets_file: str | None = None
+
+    def shoe(self) -> Any:
+        from .shoe import shoe_from_options
+
+        return shoe_from_options(self.decks, self.shoe_spec, self.remove)
+
+    def rule_set(self) -> Any:
+        from .rules import PUNTO_BANCO
+
+        return (self.rules or PUNTO_BANCO).with_pays(self.commission, self.tie_pays)
+
+    def policy_given(self) -> Any:
+        from .policy import Policy
+
+        return Policy.parse(",".join(self.policy))
+
+    def decisions(self) -> Any:
+        from .policy import resolve
+
+        return resolve(self.rule_set(), self.policy_given())
+
+    def user_bets(self) -> Any:
+        from .bets import bets_file
+
+        return bets_file(self.bets_file) if self.bets_file else None
+
+    def available(self) -> Any:
+        from .bets import available_bets
+
+        return available_bets(self.rule_set(), self.user_bets())
+
+    def bets(self, suits_known: bool) -> tuple[list[Any], list[str]]:
+        from .bets import select_bets
+
+        return select_bets(self.available(), self.bet_names, suits_known)
+
+
+def options(ctx: click.Context, **local: Any) -> Options:
+    """The shared options for the running command: those given after its name, and those given
+    before it (refused where the command does not take them, or when given twice)."""
+    command = ctx.command.callback
+    accepted = getattr(command, "accepted", set())
+    before = ctx.find_root().params
+    for name in GROUP_ONLY:
+        if given(before.get(name)):
+            flag = {"fmt": "--format", "returns": "--returns", "engine": "--engine"}[name]
+            raise InputError(f"{flag} before a command belongs to the analysis; give the command's own options after its name")
+    merged = {}
+    for name in SHARED:
+        early, late = before.get(name), local.get(name)
+        flag = "--" + {"shoe_spec": "shoe", "bet_names": "bets"}.get(name, name).replace("_", "-")
+        if given(early) and name not in accepted:
+            raise InputError(f"{flag} means nothing to `{ctx.info_name}`")
+        if given(early) and given(late):
+            raise InputError(f"{flag} is given both before and after `{ctx.info_name}`: give it once")
+        merged[name] = late if given(late) else early
+    return Options(**{name: value for name, value in merged.items() if value is not None})
+
+
+def emit(text: str) -> None:
+    click.echo(text, nl=False)
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
-@shoe_options
-@click.option("--bets", "bet_names", metavar="NAMES", help="Bets to analyse: names separated by commas, or all (default banker,player,tie).")
-@click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets (same format as the catalog).")
-@click.option("--commission", default="5", show_default=True, metavar="PCT", help="Commission on a winning banker bet, in percent.")
-@click.option("--tie-pays", default="8", show_default=True, metavar="N", help="What the tie bet pays, to one.")
-@click.option("--format", "fmt", type=click.Choice(report.FORMATS), default="table", show_default=True)
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format (default table).")
 @click.option("--returns", is_flag=True, help="Print the return table of every bet (json and csv always hold them).")
-@click.option("--engine", type=click.Choice(["fast", "enumerate"]), default="fast", show_default=True,
-              help="fast: the compiled evaluator; enumerate: the plain recursive enumerator (for cross-checks).")
+@click.option("--engine", type=click.Choice(["fast", "enumerate"]), help="fast: the compiled evaluator (default); enumerate: the plain recursive enumerator.")
+@click.version_option(__version__, "--version", prog_name="baccarat-odds", message="%(prog)s %(version)s")
 @click.pass_context
-def cli(ctx, decks, shoe_spec, remove, bet_names, bets_file, commission, tie_pays, fmt, returns, engine):
+def cli(ctx: click.Context, fmt: str | None, returns: bool, engine: str | None, **shared_values: Any) -> None:
     """Exact Player / Banker / Tie odds and house edges for a finite baccarat shoe.
 
     With no command: the outcome table of the shoe (combinations counted as ordered 6-card
     sequences, exact fractions, decimals) and the exact expectation and house edge of each bet.
+    Under rules with a choice and no --policy: the table for each pure choice, and which is better
+    for the player.
     """
     if ctx.invoked_subcommand is not None:
         return
     from .analysis import ENGINES, analyze
-    from .bets import select_bets
+    from .policy import pure_policies, resolve
+    from .report import render, render_choices
 
-    shoe = make_shoe(decks, shoe_spec, remove)
-    bets, notes = select_bets(available_bets(bets_file, commission, tie_pays), bet_names, shoe.knows_suits)
-    click.echo(report.render(analyze(shoe, bets, engine=ENGINES[engine]()), fmt, notes, returns), nl=False)
+    given_options = Options(**{name: value for name, value in shared_values.items() if value is not None})
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(shoe.knows_suits)
+    run = ENGINES[engine or "fast"]()
+    rules = given_options.rule_set()
+    policy = given_options.policy_given()
+    if rules.option_points() and not policy:
+        analyses = [analyze(shoe, bets, resolve(rules, choice), engine=run) for choice in pure_policies(rules)]
+        emit(render_choices(analyses, fmt or "table", notes, returns))
+        return
+    emit(render(analyze(shoe, bets, resolve(rules, policy), engine=run), fmt or "table", notes, returns))
 
 
-@cli.command()
-def rules():
-    """Print the drawing rules: the player's rule and the banker's tableau (S stands, D draws)."""
-    from tabulate import tabulate
+@cli.command(name="rules")
+@shared("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "toml"]), default="text", show_default=True,
+              help="text: in words with the tableau; toml: a rules file that --rules FILE reads back.")
+@click.pass_context
+def rules_command(ctx: click.Context, fmt: str, **local: Any) -> None:
+    """Print a rule set: naturals, the player's rule, the banker's tableau (S stands, D draws,
+    C is a choice), what each side sees at a choice, and the main bets' pays."""
+    from .rules import rules_text, rules_toml
 
-    from .rules import PUNTO_BANCO, tableau_grid
-
-    player = ", ".join(f"{total}: {'draw' if PUNTO_BANCO.player_draws(total) else 'stand'}" for total in range(8))
-    stood = ", ".join(f"{total}: {'draw' if PUNTO_BANCO.banker_draws(total, None) else 'stand'}" for total in range(8))
-    click.echo(f"{PUNTO_BANCO.name}. A two-card 8 or 9 (a natural) in either hand: both hands stand.")
-    click.echo(f"Player, by two-card total: {player}.")
-    click.echo(f"Banker, when the player stood: {stood}.")
-    click.echo("Banker, when the player drew: banker's two-card total (rows) against the player's third-card value (columns):")
-    click.echo(tabulate(tableau_grid(), ["banker"] + [str(value) for value in range(10)], tablefmt="simple", disable_numparse=True))
+    rules = options(ctx, **local).rule_set()
+    emit(rules_toml(rules) if fmt == "toml" else rules_text(rules))
 
 
 @cli.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--stake", default="100", show_default=True, help="Stake on each bet.")
-@click.option("--bets", "bet_names", metavar="NAMES", help="Bets to settle (default banker,player,tie).")
-@shoe_options
-def deal(cards, stake, bet_names, decks, shoe_spec, remove):
+@click.option("--stake", type=ExactNumber(), default="100", show_default=True, help="Stake on each bet.")
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.pass_context
+def deal(ctx: click.Context, cards: tuple[str, ...], stake: Fraction, **local: Any) -> None:
     """Play one coup from CARDS in shoe order (1st and 3rd to the player, 2nd and 4th to the banker).
 
     Shows each draw decision with the rule that made it, the totals, the winner and what the stake
-    on each bet returns. Given fewer cards than the coup needs, prints the exact probability of each
-    outcome given the cards seen, drawn from the shoe named by --decks/--shoe/--remove less those cards.
+    on each bet returns. The cards must be in the shoe. Given fewer cards than the coup needs,
+    prints the exact probability of each outcome given the cards seen, drawn from the shoe named by
+    --decks/--shoe/--remove less those cards.
     """
     from .cards import parse_cards
     from .dealing import deal_report
 
-    amount = parse_fraction(stake, "--stake")
-    shoe = make_shoe(decks, shoe_spec, remove)
-    bets = available_bets(None, "5", "8")
-    click.echo(deal_report(parse_cards(list(cards)), shoe, bets, bet_names, amount), nl=False)
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, _ = given_options.bets(suits_known=True)
+    emit(deal_report(parse_cards(list(cards)), shoe, bets, given_options.decisions(), stake))
 
 
 @cli.command(name="bets")
-@click.option("--bets-file", type=click.Path(dir_okay=False), help="Also list the bets of this TOML file.")
-def list_bets(bets_file):
-    """List the bet catalog: name, rules in words and pay table."""
+@shared("rules", "pays", "bets", "bets_file")
+@click.pass_context
+def list_bets(ctx: click.Context, **local: Any) -> None:
+    """List the bet catalog (and your --bets-file): name, rules in words and pay table."""
     from .bets import describe_bets
 
-    click.echo(describe_bets(available_bets(bets_file, "5", "8")), nl=False)
+    given_options = options(ctx, **local)
+    available = given_options.available()
+    if given_options.bet_names:
+        chosen, _ = given_options.bets(suits_known=True)
+        available = {bet.name: bet for bet in chosen}
+    emit(describe_bets(available))
 
 
-def progress_bar(label: str):
+def progress_bar(label: str) -> Any:
     """A progress bar on stderr when it is a terminal; nothing otherwise."""
     if not sys.stderr.isatty():
         return None
@@ -139,15 +289,19 @@ def progress_bar(label: str):
 @click.option("--source", "source_text", metavar="TEXT", help="Only figures whose source or URL contains TEXT.")
 @click.option("--bet", "bet_name", metavar="NAME", help="Only figures about this bet (banker, player, tie are the outcomes too).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
-def verify(data_file, source_text, bet_name, fmt):
+@shared("bets_file")
+@click.pass_context
+def verify(ctx: click.Context, data_file: str | None, source_text: str | None, bet_name: str | None, fmt: str, **local: Any) -> None:
     """Check every published figure exactly, at the precision it was printed.
 
-    Verdicts: ok, mismatch, known-wrong (the record says why), stale mark (marked wrong, yet it
-    matches). Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
+    A record may name its rule set and policy, and a bet from --bets-file. Verdicts: ok, mismatch,
+    known-wrong (the record says why), stale mark (marked wrong, yet it matches). Exit status 0 when
+    every figure not marked known-wrong matches, 1 otherwise.
     """
     from .export import iterate
     from .verify import Calculator, check, published_figures, verify_report
 
+    given_options = options(ctx, **local)
     figures = published_figures(data_file)
     if source_text:
         figures = [figure for figure in figures if source_text.lower() in (figure.source + " " + figure.url).lower()]
@@ -155,41 +309,49 @@ def verify(data_file, source_text, bet_name, fmt):
         figures = [figure for figure in figures if figure.bet == bet_name.lower()]
     if not figures:
         raise InputError("no published figure matches the filters")
-    calculator = Calculator(available_bets(None, "5", "8"))
-    bar = progress_bar("verifying")
-    checks = [check(figure, calculator) for figure in iterate(bar, figures)]
-    click.echo(verify_report(checks, fmt), nl=False)
+    calculator = Calculator(given_options.user_bets())
+    checks = [check(figure, calculator) for figure in iterate(progress_bar("verifying"), figures)]
+    emit(verify_report(checks, fmt))
     sys.exit(1 if any(result.failed for result in checks) else 0)
 
 
 @cli.command()
 @click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False), help="Folder to write.")
-@click.option("--decks", "deck_text", default="1-8", show_default=True, metavar="LIST", help="Deck counts: 1-8, 1,2,6, inf...")
+@click.option("--decks", "deck_text", metavar="LIST", help="Deck counts: 1-8 (default), 1,2,6, inf...")
 @click.option("--formulas/--no-formulas", default=True, show_default=True, help="Also write the closed forms in d (JSON and LaTeX).")
-def export(out, deck_text, formulas):
-    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms and an index."""
-    from .bets import catalog
+@shared("rules", "pays", "bets", "bets_file")
+@click.pass_context
+def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, **local: Any) -> None:
+    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms and an index
+    (every catalog bet, or --bets; your --bets-file bets too)."""
     from .export import export as write_tables
     from .export import parse_deck_list
 
-    written = write_tables(out, parse_deck_list(deck_text), list(catalog().values()), progress_bar("exporting"), formulas)
+    given_options = options(ctx, **local)
+    before = ctx.find_root().params.get("decks")
+    if before is not None and deck_text is not None:
+        raise InputError("--decks is given both before and after `export`: give it once")
+    decks = parse_deck_list(deck_text or (str(before) if before is not None else "1-8"))
+    bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
+    written = write_tables(out, decks, bets, given_options.decisions(), progress_bar("exporting"), formulas)
     click.echo(f"wrote {len(written) + 1} files to {out}")
 
 
 @cli.command()
-@click.option("--bet", "bet_names", metavar="NAMES", help="Bets (names separated by commas, or all); default banker,player,tie.")
+@click.option("--bet", "bet_names_alias", metavar="NAMES", help="The same as --bets.")
 @click.option("--format", "fmt", type=click.Choice(["text", "latex", "json"]), default="text", show_default=True)
 @click.option("--solve", is_flag=True, help="Also say for which deck counts each house edge is largest and smallest.")
-@click.option("--above", metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
-@click.option("--below", metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
-def formula(bet_names, fmt, solve, above, below):
+@click.option("--above", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
+@click.option("--below", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
+@shared("rules", "pays", "bets", "bets_file")
+@click.pass_context
+def formula(ctx: click.Context, bet_names_alias: str | None, fmt: str, solve: bool, above: Fraction | None, below: Fraction | None, **local: Any) -> None:
     """Probabilities and house edges as exact rational functions of the number of decks d.
 
     Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
     """
     import json
 
-    from .bets import select_bets
     from .formulas import (
         expectation_formulas,
         formulas_record,
@@ -199,35 +361,43 @@ def formula(bet_names, fmt, solve, above, below):
         solve_lines,
     )
 
-    bets, _ = select_bets(available_bets(None, "5", "8"), bet_names, suits_known=True)
-    thresholds = {name: parse_fraction(value, f"--{name}") / 100 if value is not None else None for name, value in (("above", above), ("below", below))}
-    outcomes = outcome_formulas()
-    expectations = expectation_formulas(bets)
+    if bet_names_alias is not None:
+        if local.get("bet_names") is not None:
+            raise InputError("give --bets or --bet, not both")
+        local["bet_names"] = bet_names_alias
+    given_options = options(ctx, **local)
+    bets, _ = given_options.bets(suits_known=True)
+    decisions = given_options.decisions()
+    outcomes = outcome_formulas(decisions)
+    expectations = expectation_formulas(bets, decisions)
     if fmt == "json":
-        record = formulas_record(outcomes, expectations)
-        click.echo(json.dumps(record, indent=2))
+        click.echo(json.dumps(formulas_record(outcomes, expectations), indent=2))
     else:
-        click.echo(formulas_text(outcomes, expectations, fmt), nl=False)
-    if solve or above or below:
+        emit(formulas_text(outcomes, expectations, fmt))
+    if solve or above is not None or below is not None:
         for expectation in expectations:
-            click.echo("\n".join(solve_lines(house_edge(expectation), thresholds["above"], thresholds["below"])))
+            click.echo("\n".join(solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)))
 
 
 @cli.command()
-@shoe_options
-@click.option("--bets", "bet_names", metavar="NAMES", help="Bets (names separated by commas, or all); default banker,player,tie.")
-@click.option("--format", "fmt", type=click.Choice(report.FORMATS), default="table", show_default=True)
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the effects as bars into this PNG (needs matplotlib).")
-def eor(decks, shoe_spec, remove, bet_names, fmt, plot_path):
+@click.pass_context
+def eor(ctx: click.Context, fmt: str, plot_path: str | None, **local: Any) -> None:
     """Effects of removal: the exact change in each bet's expectation when one card of each rank is
     removed, the sum checks, and balanced level-1 and level-2 counts with their betting correlation."""
-    from .bets import select_bets
     from .removal import removal_effects, removal_report
 
-    shoe = make_shoe(decks, shoe_spec, remove)
-    bets, _ = select_bets(available_bets(None, "5", "8"), bet_names, suits_known=False)
-    results = removal_effects(shoe, bets)
-    click.echo(removal_report(results, shoe, fmt), nl=False)
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, _ = given_options.bets(suits_known=False)
+    if plot_path:
+        from .simulate import pyplot
+
+        pyplot()
+    results = removal_effects(shoe, bets, given_options.decisions())
+    emit(removal_report(results, shoe, fmt))
     if plot_path:
         from .simulate import plot_removal
 
@@ -235,19 +405,19 @@ def eor(decks, shoe_spec, remove, bet_names, fmt, plot_path):
 
 
 @cli.command()
-@click.option("--decks", type=DeckCount(), default=8, show_default=True, help="Decks in each shoe.")
+@shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.option("--shoes", type=click.IntRange(min=1), default=1000, show_default=True, help="Shoes to shuffle and deal.")
-@click.option("--seed", type=int, default=1, show_default=True, help="Seed: the same seed gives the same result.")
+@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed: the same seed gives the same result.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
 @click.option("--burn", is_flag=True, help="Burn cards at the start of each shoe (turn one, burn its value; tens burn 10).")
 @click.option("--count", "tags", metavar="TAGS", help="Count tags: 13 integers A..K, or RANK=TAG entries (5=1,6=-1,...).")
-@click.option("--bets", "bet_names", metavar="NAMES", help="Bets (names separated by commas, or all); default banker,player,tie.")
-@click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets.")
 @click.option("--workers", type=click.IntRange(min=1), help="Local worker processes (default: every core).")
 @click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler, tcp://host:port (pip install 'exact_odds[cluster]').")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw exact EV against true count into this PNG.")
-def simulate(decks, shoes, seed, penetration, burn, tags, bet_names, bets_file, workers, scheduler, fmt, plot_path):
+@click.pass_context
+def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: bool, tags: str | None, workers: int | None,
+             scheduler: str | None, fmt: str, plot_path: str | None, **local: Any) -> None:
     """Deal real shuffled shoes to the cut card (finish the coup in which it appears, play one more)
     with the exact expectation of every bet at every coup; report the distribution of exact EV, the
     gain of betting only when EV > 0, and a count's gains by true count."""
@@ -255,7 +425,6 @@ def simulate(decks, shoes, seed, penetration, burn, tags, bet_names, bets_file, 
     import os
     from pathlib import Path
 
-    from .bets import select_bets
     from .simulate import (
         Settings,
         parse_penetration,
@@ -267,20 +436,19 @@ def simulate(decks, shoes, seed, penetration, burn, tags, bet_names, bets_file, 
         summary_text,
     )
 
-    if decks == "inf":
-        raise InputError("simulate deals real shoes: give a whole number of decks")
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    if shoe.with_replacement:
+        raise InputError("simulate deals real shoes: give a whole number of decks or a --shoe")
     bets_text = None
-    if bets_file:
-        try:
-            bets_text = Path(bets_file).read_text(encoding="utf-8")
-        except OSError as error:
-            raise InputError(f"cannot read bets file {bets_file!r}: {error.strerror}") from None
-    bets, notes = select_bets(available_bets(bets_file, "5", "8"), bet_names, suits_known=False)
-    settings = Settings(decks, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
-                        tuple(bet.name for bet in bets), bets_text)
+    if given_options.bets_file:
+        bets_text = Path(given_options.bets_file).read_text(encoding="utf-8")
+    bets, notes = given_options.bets(suits_known=False)
+    settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
+                        tuple(bet.name for bet in bets), given_options.decisions(), bets_text)
     if plot_path:
         pyplot()  # fail now, not after the run, when matplotlib is missing
-    bar = click.progressbar(length=shoes, label="shoes", file=sys.stderr) if sys.stderr.isatty() else contextlib.nullcontext()
+    bar: Any = click.progressbar(length=shoes, label="shoes", file=sys.stderr) if sys.stderr.isatty() else contextlib.nullcontext()
     with bar as progress:
         simulation = run(settings, workers or os.cpu_count() or 1, scheduler, progress.update if progress else None)
     record = summary(simulation)
@@ -288,27 +456,17 @@ def simulate(decks, shoes, seed, penetration, burn, tags, bet_names, bets_file, 
     if fmt == "json":
         click.echo(json.dumps(record, indent=2))
     else:
-        click.echo(summary_text(record) + "".join(f"Note: {note}\n" for note in notes), nl=False)
+        emit(summary_text(record) + "".join(f"Note: {note}\n" for note in notes))
     if plot_path and simulation.results:
         plot_simulation(simulation, plot_path)
     if simulation.interrupted:
         sys.exit(130)
 
 
-def parse_fraction(text: str, option: str) -> Fraction:
-    try:
-        value = Fraction(str(text).strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"{option} must be an exact number such as 100, 2.5 or 5/2, not {text!r}") from None
-    if value <= 0:
-        raise InputError(f"{option} must be positive, not {text!r}")
-    return value
-
-
-def main(argv: list[str] | None = None) -> None:
+def main(argv: Iterable[str] | None = None) -> None:
     """Entry point: every input error is one line on stderr and exit status 2."""
     try:
-        code = cli.main(args=argv, prog_name="baccarat-odds", standalone_mode=False)
+        code = cli.main(args=list(argv) if argv is not None else None, prog_name="baccarat-odds", standalone_mode=False)
     except click.ClickException as error:
         click.echo(f"baccarat-odds: error: {error.format_message()}", err=True)
         sys.exit(2)

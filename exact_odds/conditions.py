@@ -7,7 +7,7 @@ evaluates over the feature columns of a :class:`~exact_odds.distribution.Distrib
 >>> sorted(condition.features)
 ['banker_cards', 'banker_total', 'winner']
 >>> parse_condition("player_card1_rank == K").requirements()
-(False, {'player_card1': 1})
+(False, {'player_card1': <Granularity.RANK: 3>})
 >>> parse_condition("winner == bunker")
 Traceback (most recent call last):
 exact_odds.errors.InputError: 'bunker' is not a value of winner (expected banker, player, tie)
@@ -20,39 +20,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from .cards import RANKS, SUITS, rank_index
-from .distribution import OUTCOMES
-from .enumerator import CARD, RANK, SLOTS, VALUE, merge_levels
 from .errors import InputError
-
-COUP_FEATURES = {
-    "winner": "winner",
-    "player_total": "int",
-    "banker_total": "int",
-    "player_two_card_total": "int",
-    "banker_two_card_total": "int",
-    "player_third_card": "int",
-    "banker_third_card": "int",
-    "player_cards": "int",
-    "banker_cards": "int",
-    "total_cards": "int",
-    "player_natural": "bool",
-    "banker_natural": "bool",
-    "natural": "bool",
-    "margin": "int",
-}
-"""Value-level features of a settled coup (``*_third_card`` is -1 when the hand did not draw)."""
-
-CARD_ATTRIBUTES = {"value": ("int", VALUE), "rank": ("rank", RANK), "suit": ("suit", CARD)}
-CARD_FEATURES = {f"{slot}_{attribute}": (slot, kind, level) for slot in SLOTS for attribute, (kind, level) in CARD_ATTRIBUTES.items()}
-"""Features of one card slot: its point value, rank (A..K) or suit (S H D C); -1 when not dealt."""
-
-
-def feature_kind(name: str) -> str | None:
-    if name in COUP_FEATURES:
-        return COUP_FEATURES[name]
-    if name in CARD_FEATURES:
-        return CARD_FEATURES[name][1]
-    return None
+from .features import CARD_FEATURES, COLORS, COUP_FEATURES, OUTCOMES, THIRD_CARDS, Array, Levels, feature_kind, merge_levels
 
 
 def literal_code(kind: str, feature: str, text: str) -> int:
@@ -71,6 +40,10 @@ def literal_code(kind: str, feature: str, text: str) -> int:
         if text.upper() in SUITS:
             return SUITS.index(text.upper())
         expected = " ".join(SUITS)
+    elif kind == "color":
+        if lowered in COLORS:
+            return COLORS.index(lowered)
+        expected = ", ".join(COLORS)
     elif kind == "bool":
         if lowered in ("true", "false"):
             return int(lowered == "true")
@@ -94,10 +67,11 @@ class Condition:
     features: frozenset[str]
     evaluate: Callable[[dict[str, np.ndarray]], np.ndarray]
 
-    def requirements(self) -> tuple[bool, dict[str, int]]:
-        """Whether it reads the settled coup, and the card slots it reads with their level."""
-        needs_coup = any(name in COUP_FEATURES for name in self.features)
+    def requirements(self) -> tuple[bool, Levels]:
+        """Whether it needs the whole coup (a coup feature, or a third card, which exists only when
+        the coup draws it), and the card slots it reads with their granularity."""
         cards = [CARD_FEATURES[name] for name in self.features if name in CARD_FEATURES]
+        needs_coup = any(name in COUP_FEATURES for name in self.features) or any(slot in THIRD_CARDS for slot, _, _ in cards)
         return needs_coup, merge_levels(*({slot: level} for slot, _, level in cards))
 
     def __call__(self, columns: dict[str, np.ndarray]) -> np.ndarray:

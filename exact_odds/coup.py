@@ -1,4 +1,11 @@
-"""One coup, resolved card by card from the cards in shoe order.
+"""How a coup unfolds, written once: :func:`next_card` is the walk every engine follows.
+
+A coup in progress is a *hand*: the point value in each of the six slots (player 1, banker 1,
+player 2, banker 2, player 3, banker 3), :data:`~exact_odds.features.NOT_DEALT` where nothing has
+happened yet and :data:`STOOD` where a hand decided to stand. Given a hand, the walk says which slot
+comes next and with what weights it is drawn or not. The plain enumerator branches on it, the
+physical deal (:func:`play_coup`) and the simulation follow it card by card, and the compiled tables
+are checked against it on every sequence of point values.
 
 >>> from exact_odds.cards import parse_cards
 >>> coup = play_coup(parse_cards("9S 5D 9H 2C"))
@@ -6,23 +13,59 @@
 (8, 7, 'player')
 """
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .cards import Card
-from .rules import PUNTO_BANCO, DrawRules
+from .errors import InputError
+from .features import NOT_DEALT, OUTCOMES
+from .policy import Decisions, resolve
+from .rules import PUNTO_BANCO
+
+STOOD = -2
+"""The mark of a third-card slot whose hand stood."""
+EMPTY_HAND = (NOT_DEALT,) * 6
+
+Hand = tuple[int, ...]
+Move = tuple[int, int, int]
+"""(slot, weight of dealing it, weight of standing instead): weights out of ``decisions.scale`` for
+the two third-card decisions; the first four cards are always dealt (1, 0)."""
 
 
-def hand_total(cards) -> int:
-    """Baccarat total of a hand: the sum of point values, modulo 10."""
-    return sum(card.value for card in cards) % 10
+def two_card_total(hand: Hand, side: int) -> int:
+    """The two-card total of the player (side 0) or the banker (side 1)."""
+    return (hand[side] + hand[side + 2]) % 10
+
+
+def next_card(decisions: Decisions, hand: Hand) -> Move | None:
+    """The next slot of the coup ``hand`` and its weights, or None when the coup is settled."""
+    if NOT_DEALT not in hand:
+        return None
+    slot = hand.index(NOT_DEALT)
+    if slot < 4:
+        return slot, 1, 0
+    naturals = decisions.rules.naturals
+    if (hand[0] + hand[2]) % 10 in naturals or (hand[1] + hand[3]) % 10 in naturals:
+        return None
+    if slot == 4:
+        draw = decisions.player[hand[0] * 10 + hand[2]]
+    else:
+        draw = decisions.banker[(hand[1] * 10 + hand[3]) * 11 + (0 if hand[4] == STOOD else hand[4] + 1)]
+    return slot, draw, decisions.scale - draw
+
+
+def decisions_taken(hand: Hand) -> int:
+    """How many third-card decisions the hand records (0 to 2)."""
+    return (hand[4] != NOT_DEALT) + (hand[5] != NOT_DEALT)
+
+
+def coup_key(hand: Hand) -> tuple[int, int, int, int]:
+    """A settled hand's class: the two-card totals and third-card values (-1: none)."""
+    return ((hand[0] + hand[2]) % 10, (hand[1] + hand[3]) % 10, hand[4] if hand[4] >= 0 else NOT_DEALT, hand[5] if hand[5] >= 0 else NOT_DEALT)
 
 
 def winner_of(player_total: int, banker_total: int) -> str:
-    if player_total > banker_total:
-        return "player"
-    if banker_total > player_total:
-        return "banker"
-    return "tie"
+    return OUTCOMES[0 if banker_total > player_total else 1 if player_total > banker_total else 2]
 
 
 @dataclass(frozen=True)
@@ -33,58 +76,98 @@ class Coup:
     banker: tuple[Card, ...]
     steps: tuple[str, ...]
     complete: bool
-    cards_used: int
+    hand: Hand
+    """The walk's state: point values by slot (see the module docstring)."""
+
+    @property
+    def cards_used(self) -> int:
+        return len(self.player) + len(self.banker)
 
     @property
     def player_total(self) -> int:
-        return hand_total(self.player)
+        return sum(card.value for card in self.player) % 10
 
     @property
     def banker_total(self) -> int:
-        return hand_total(self.banker)
+        return sum(card.value for card in self.banker) % 10
 
     @property
     def winner(self) -> str | None:
         return winner_of(self.player_total, self.banker_total) if self.complete else None
 
 
-def play_coup(cards, rules: DrawRules = PUNTO_BANCO) -> Coup:
-    """Deal ``cards`` in shoe order: 1st and 3rd to the player, 2nd and 4th to the banker, then
-    third cards as ``rules`` require. Stops early (``complete=False``) when the cards run out."""
+def play_coup(cards: Iterable[Card], decisions: Decisions | None = None) -> Coup:
+    """Deal ``cards`` in shoe order as the walk says: 1st and 3rd to the player, 2nd and 4th to the
+    banker, then third cards as the rules and the policy decide. Stops early (``complete=False``)
+    when the cards run out. A choice the policy mixes cannot be dealt by hand: if a card follows it,
+    that is an error."""
+    decisions = decisions or resolve(PUNTO_BANCO)
     cards = tuple(cards)
-    player, banker, steps = [], [], []
+    slots: list[Card | None] = [None] * 6
+    hand = EMPTY_HAND
+    steps: list[str] = []
+    used = 0
 
-    def result(complete: bool) -> Coup:
-        return Coup(tuple(player), tuple(banker), tuple(steps), complete, len(player) + len(banker))
+    def coup(complete: bool) -> Coup:
+        player = tuple(card for card in (slots[0], slots[2], slots[4]) if card is not None)
+        banker = tuple(card for card in (slots[1], slots[3], slots[5]) if card is not None)
+        return Coup(player, banker, tuple(steps), complete, hand)
 
-    for position, card in enumerate(cards[:4]):
-        (player if position % 2 == 0 else banker).append(card)
-    if len(cards) < 4:
-        return result(False)
-    player_two, banker_two = hand_total(player), hand_total(banker)
-    steps.append(f"player {' '.join(map(str, player))} = {player_two}; banker {' '.join(map(str, banker))} = {banker_two}")
-    if rules.is_natural(player_two) or rules.is_natural(banker_two):
-        steps.append("natural: both hands stand")
-        return result(True)
-    next_card = 4
-    player_third = None
-    if rules.player_draws(player_two):
-        if len(cards) <= next_card:
-            steps.append(f"player draws on {player_two}")
-            return result(False)
-        player.append(cards[next_card])
-        player_third = cards[next_card].value
-        next_card += 1
-        steps.append(f"player draws on {player_two}: {cards[next_card - 1]} (third-card value {player_third}), total {hand_total(player)}")
-    else:
-        steps.append(f"player stands on {player_two}")
-    rule = rules.banker_rule_text(banker_two, player_third)
-    if rules.banker_draws(banker_two, player_third):
-        if len(cards) <= next_card:
+    def deal(slot: int) -> Card:
+        nonlocal hand, used
+        card = cards[used]
+        used += 1
+        slots[slot] = card
+        hand = hand[:slot] + (card.value,) + hand[slot + 1 :]
+        return card
+
+    while (move := next_card(decisions, hand)) is not None:
+        slot, draw, stand = move
+        if slot < 4:
+            if used == len(cards):
+                return coup(False)
+            deal(slot)
+            if slot == 3:
+                steps.append(_two_cards(slots, hand))
+            continue
+        rule = _rule_text(decisions, hand, slot, draw)
+        if draw and stand:
+            if used < len(cards):
+                raise InputError(f"{rule}, and the policy mixes (draws with probability {draw}/{decisions.scale}): "
+                                 "give a pure choice to deal more cards")
             steps.append(rule)
-            return result(False)
-        banker.append(cards[next_card])
-        steps.append(f"{rule}: {cards[next_card]}, total {hand_total(banker)}")
-    else:
-        steps.append(rule)
-    return result(True)
+            return coup(False)
+        if not draw:
+            steps.append(rule)
+            hand = hand[:slot] + (STOOD,) + hand[slot + 1 :]
+            continue
+        if used == len(cards):
+            steps.append(rule)
+            return coup(False)
+        card = deal(slot)
+        shown = f" (third-card value {card.value})" if slot == 4 else ""
+        steps.append(f"{rule}: {card}{shown}, total {(two_card_total(hand, slot - 4) + card.value) % 10}")
+    if decisions_taken(hand) == 0:
+        steps.append("natural: both hands stand")
+    return coup(True)
+
+
+def _two_cards(slots: Sequence[Card | None], hand: Hand) -> str:
+    player = " ".join(str(slots[slot]) for slot in (0, 2))
+    banker = " ".join(str(slots[slot]) for slot in (1, 3))
+    return f"player {player} = {two_card_total(hand, 0)}; banker {banker} = {two_card_total(hand, 1)}"
+
+
+def _rule_text(decisions: Decisions, hand: Hand, slot: int, draw: int) -> str:
+    """The passage of the rules that decides a third card, in words (a choice says so)."""
+    side = "player" if slot == 4 else "banker"
+    total = two_card_total(hand, slot - 4)
+    mixed = 0 < draw < decisions.scale
+    action = "may draw or stand" if mixed else "draws" if draw else "stands"
+    text = f"{side} {action} on {total}"
+    if side == "banker":
+        text += " when the player stood" if hand[4] == STOOD else f" against a player third card of {hand[4]}"
+    third = None if side == "player" or hand[4] == STOOD else hand[4]
+    if decisions.rules.mark(side, total, third) == "C":
+        text += f" (a choice; policy: {decisions.policy or 'none'})"
+    return text

@@ -2,77 +2,79 @@
 
 from fractions import Fraction
 
-import numpy as np
 from tabulate import tabulate
 
 from .analysis import return_table
-from .bets import Bet, select_bets
+from .bets import Bet
 from .cards import SUITS, Card
-from .coup import play_coup
-from .distribution import OUTCOMES, card_columns, coup_columns
-from .enumerator import CARD, SLOTS, enumerate_coups
+from .coup import Coup, play_coup
+from .enumerator import enumerate_coups
 from .errors import InputError
+from .features import OUTCOMES, SLOTS, Array, Granularity, card_columns, coup_columns
+from .policy import Decisions
 from .report import fixed
 from .shoe import Shoe
 
 
-def coup_features(player: tuple[Card, ...], banker: tuple[Card, ...]) -> dict[str, np.ndarray]:
+def coup_features(coup: Coup, decisions: Decisions) -> dict[str, Array]:
     """The feature columns (one row) of a settled coup, for settling bets on it."""
-    two = [sum(card.value for card in hand[:2]) % 10 for hand in (player, banker)]
-    third = [hand[2].value if len(hand) == 3 else -1 for hand in (player, banker)]
-    columns = coup_columns([two[0]], [two[1]], [third[0]], [third[1]])
-    hands = {"player": player, "banker": banker}
+    hand = coup.hand
+    columns = coup_columns([(hand[0] + hand[2]) % 10], [(hand[1] + hand[3]) % 10], [max(hand[4], -1)], [max(hand[5], -1)],
+                           decisions.rules.naturals)
+    cards = {"player": coup.player, "banker": coup.banker}
     for slot in SLOTS:
         side, position = slot.split("_card")
-        hand = hands[side]
-        card = hand[int(position) - 1] if int(position) <= len(hand) else None
+        hand_cards = cards[side]
+        card = hand_cards[int(position) - 1] if int(position) <= len(hand_cards) else None
+        suited = card is not None and card.suit is not None
         label = -1 if card is None else (card.rank_index * 4 + SUITS.index(card.suit) if card.suit else card.rank_index)
-        level = CARD if card is not None and card.suit else 1
-        columns.update(card_columns(slot, level, [label]))
+        columns.update(card_columns(slot, Granularity.CARD if suited else Granularity.RANK, [label]))
     return columns
 
 
-def settle(bet: Bet, columns: dict[str, np.ndarray]) -> Fraction:
+def settle(bet: Bet, columns: dict[str, Array]) -> Fraction:
     """Net win per unit staked of ``bet`` on the one coup in ``columns``."""
-    for row in bet.rows:
-        try:
-            if row.condition(columns)[0]:
-                return row.pays.net
-        except KeyError as missing:
-            raise InputError(f"bet {bet.name!r} reads {missing.args[0]}, which the cards given do not show (give suits, e.g. 9h)") from None
-    return Fraction(-1)
+    try:
+        line = int(bet.settle(columns)[0])
+    except KeyError as missing:
+        raise InputError(f"bet {bet.name!r} reads {missing.args[0]}, which the cards given do not show (give suits, e.g. 9h)") from None
+    return bet.rows[line].pays.net if line < len(bet.rows) else Fraction(-1)
 
 
 def money(amount: Fraction) -> str:
     return str(amount.numerator) if amount.denominator == 1 else fixed(amount, 2)
 
 
-def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: dict[str, Bet], bet_names: str | None, stake: Fraction) -> str:
-    chosen, _ = select_bets(bets, bet_names, suits_known=True)
-    coup = play_coup(cards)
+def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions: Decisions, stake: Fraction) -> str:
+    """Play the coup the cards make; settle every bet on it, or give the odds of its completion."""
+    remaining = shoe if shoe.with_replacement else shoe.remove(cards)
+    coup = play_coup(cards, decisions)
     lines = list(coup.steps)
     if coup.complete:
         if len(cards) > coup.cards_used:
             extra = " ".join(str(card) for card in cards[coup.cards_used :])
             raise InputError(f"the coup is settled after {coup.cards_used} cards; left over: {extra}")
-        lines.append(f"player {coup.player_total}, banker {coup.banker_total}: {'tie' if coup.winner == 'tie' else coup.winner + ' wins'}")
-        columns = coup_features(coup.player, coup.banker)
+        lines.append(f"player {coup.player_total}, banker {coup.banker_total}: {'tie' if coup.winner == 'tie' else f'{coup.winner} wins'}")
+        columns = coup_features(coup, decisions)
         rows = []
-        for bet in chosen:
+        for bet in bets:
             net = settle(bet, columns)
             result = "push" if net == 0 else (f"wins {money(stake * net)}" if net > 0 else f"loses {money(stake)}")
             rows.append([bet.name, money(stake), result])
         return "\n".join(lines) + "\n\n" + tabulate(rows, ["bet", "stake", "result"], tablefmt="simple", disable_numparse=True) + "\n"
-    remaining = shoe if shoe.with_replacement else shoe.remove(cards)
-    distribution = enumerate_coups(remaining, dealt=tuple(card.value for card in cards))
+    distribution = enumerate_coups(remaining, decisions, hand=coup.hand)
     counts = distribution.outcome_counts()
     seen = " ".join(map(str, cards)) or "none"
     source = str(shoe) if shoe.with_replacement else f"{shoe} less those cards ({remaining.size} left)"
     lines.append(f"cards seen: {seen}; drawing from {source}")
+    weighted = f", x{distribution.scale} policy weight" if distribution.scale > 1 else ""
     rows = [[name, f"{counts[name]:,}", str(Fraction(counts[name], distribution.total)), fixed(Fraction(counts[name], distribution.total), 10)] for name in OUTCOMES]
-    table = tabulate(rows, ["outcome", f"ways (ordered {distribution.cards}-card completions)", "probability", "decimal"], tablefmt="simple", disable_numparse=True)
-    coup_bets = [bet for bet in chosen if bet.needs_coup and not bet.card_slots]
-    values = [(bet.name, return_table(bet, distribution).expected_value) for bet in coup_bets]
+    table = tabulate(rows, ["outcome", f"ways (ordered {distribution.cards}-card completions{weighted})", "probability", "decimal"],
+                     tablefmt="simple", disable_numparse=True)
+    priced = [bet for bet in bets if bet.needs_coup and not bet.card_slots]
+    values = [(bet.name, return_table(bet, distribution).expected_value) for bet in priced]
     expectations = [[name, str(value), fixed(value, 6)] for name, value in values]
     expectation_table = tabulate(expectations, ["bet", "expected value now", "decimal"], tablefmt="simple", disable_numparse=True)
-    return "\n".join(lines) + "\n\n" + table + "\n\n" + expectation_table + "\n"
+    skipped = [bet.name for bet in bets if bet not in priced]
+    note = f"\nNot priced mid-coup (they read card ranks or suits): {', '.join(skipped)}\n" if skipped else ""
+    return "\n".join(lines) + "\n\n" + table + "\n\n" + expectation_table + "\n" + note

@@ -17,6 +17,7 @@ from . import report
 from .analysis import Analysis, analyze
 from .bets import Bet
 from .errors import InputError
+from .policy import Decisions
 from .shoe import shoe_of_decks
 
 
@@ -72,7 +73,7 @@ def write_summary(folder: Path, analyses: dict[int | str, Analysis]) -> list[str
     return ["summary.csv", "summary.json", "summary.md"]
 
 
-def write_formulas(folder: Path, bets: list[Bet], analyses: dict[int | str, Analysis]) -> list[str]:
+def write_formulas(folder: Path, bets: list[Bet], analyses: dict[int | str, Analysis], decisions: Decisions) -> list[str]:
     from .formulas import (
         expectation_formulas,
         formulas_latex,
@@ -80,20 +81,20 @@ def write_formulas(folder: Path, bets: list[Bet], analyses: dict[int | str, Anal
         outcome_formulas,
     )
 
-    outcomes, expectations = outcome_formulas(), expectation_formulas(bets, analyses)
+    outcomes, expectations = outcome_formulas(decisions), expectation_formulas(bets, decisions, analyses)
     (folder / "formulas.json").write_text(json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n")
     (folder / "formulas.tex").write_text(formulas_latex(outcomes, expectations))
     return ["formulas.json", "formulas.tex"]
 
 
-def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], progress=None, formulas: bool = True) -> list[str]:
+def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], decisions: Decisions, progress=None, formulas: bool = True) -> list[str]:
     """Write the tables; returns the file names written. ``progress`` wraps the deck iterable."""
     folder = Path(folder)
     folder.mkdir(parents=True, exist_ok=True)
     analyses: dict[int | str, Analysis] = {}
     written = []
     for decks in iterate(progress, deck_list):
-        analysis = analyze(shoe_of_decks(decks), bets)
+        analysis = analyze(shoe_of_decks(decks), bets, decisions)
         analyses[decks] = analysis
         stem = f"decks-{decks}"
         for suffix, fmt in (("csv", "csv"), ("json", "json"), ("md", "markdown")):
@@ -101,7 +102,7 @@ def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], prog
             written.append(f"{stem}.{suffix}")
     written += write_summary(folder, analyses)
     if formulas:
-        written += write_formulas(folder, bets, analyses)
+        written += write_formulas(folder, bets, analyses, decisions)
     (folder / "README.md").write_text(index_text(deck_list, written))
     return written
 

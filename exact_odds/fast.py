@@ -18,20 +18,17 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import cached_property, lru_cache
 from math import lcm
+from typing import Any
 
 import numpy as np
 
+from .bets import Bet
 from .cards import POINT_VALUES
-from .distribution import (
-    INT64_SAFE,
-    Distribution,
-    card_columns,
-    coup_columns,
-    draws,
-    falling,
-)
-from .enumerator import CARD, SLOTS, enumerate_cards, enumerate_coups, relabel
+from .distribution import INT64_SAFE, Distribution, draws, falling
+from .enumerator import enumerate_cards, enumerate_coups
 from .errors import InputError
+from .features import SLOTS, Array, Granularity, Levels, card_columns, coup_columns, relabel
+from .policy import Decisions, Policy, decisions_of, resolve
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
 
@@ -41,88 +38,113 @@ MAX_VALUE_COUNT = 7
 
 @dataclass(frozen=True, eq=False)
 class CoupTable:
-    """Orderings of every multiset of point values, by coup class (see the module docstring)."""
+    """Orderings of every multiset of point values, by coup class (see the module docstring).
 
-    multisets: np.ndarray  # (K, 10): how many cards of each value
-    sizes: np.ndarray  # (K,): cards used, 4 to 6
-    class_keys: np.ndarray  # (C, 4): player two-card total, banker two-card total, third cards (-1: none)
-    entry_multiset: np.ndarray  # (E,) entries sorted by class
-    entry_orderings: np.ndarray  # (E,)
-    class_starts: np.ndarray  # (C,) first entry of each class
-    columns: dict = field(repr=False)
-    gather: np.ndarray = field(repr=False)  # (6, K): (value, count used) in a 10 x 7 table, per value used
-    settled_rows: dict = field(default_factory=dict, repr=False)
+    Under a mixed policy an ordering counts its decisions' integer weights (out of ``scale`` per
+    decision; a coup that stops on a natural counts ``scale ** 2``)."""
 
-    def weights(self, value_counts, with_replacement: bool = False) -> np.ndarray:
+    multisets: Array  # (K, 10): how many cards of each value
+    sizes: Array  # (K,): cards used, 4 to 6
+    class_keys: Array  # (C, 4): player two-card total, banker two-card total, third cards (-1: none)
+    entry_multiset: Array  # (E,) entries sorted by class
+    entry_orderings: Array  # (E,) weighted orderings
+    class_starts: Array  # (C,) first entry of each class
+    scale: int  # the decisions' scale squared
+    columns: dict[str, Array] = field(repr=False)
+    gather: Array = field(repr=False)  # (6, K): (value, count used) in a 10 x 7 table, per value used
+    settlements: dict[int, tuple[object, Array]] = field(default_factory=dict, repr=False)
+
+    def weights(self, value_counts: tuple[int, ...], with_replacement: bool = False) -> Array:
         """Ordered 6-card sequences of each multiset in a shoe with these counts of values 0-9."""
         size = sum(value_counts)
-        total = draws(size, 6, with_replacement)
-        dtype = np.int64 if total < INT64_SAFE else object
+        total = draws(size, 6, with_replacement) * self.scale
+        dtype: Any = np.int64 if total < INT64_SAFE else object
         table = np.array([[draws(count, used, with_replacement) for used in range(MAX_VALUE_COUNT)] for count in value_counts], dtype=dtype)
         flat = table.ravel()
         weight = flat[self.gather[0]]
         for column in self.gather[1:]:
             weight = weight * flat[column]
         unused = np.array([draws(size if with_replacement else size - used, 6 - used, with_replacement) for used in range(7)], dtype=dtype)
-        return weight * unused[self.sizes]
+        result: Array = weight * unused[self.sizes]
+        return result
 
-    def distribution(self, value_counts, with_replacement: bool = False) -> Distribution:
+    def distribution(self, value_counts: tuple[int, ...], with_replacement: bool = False) -> Distribution:
         """The coup distribution of a shoe, equal to the plain enumerator's (value level)."""
         weight = self.weights(value_counts, with_replacement)
         contributions = self.entry_orderings * weight[self.entry_multiset]
         counts = np.add.reduceat(contributions, self.class_starts)
-        return Distribution(self.columns, counts, draws(sum(value_counts), 6, with_replacement), 6, self.settled_rows)
+        total = draws(sum(value_counts), 6, with_replacement) * self.scale
+        return Distribution(self.columns, counts, total, 6, self.scale, self.settlements)
 
 
-def _extend(values: np.ndarray, rows: np.ndarray) -> np.ndarray:
+def _extend(values: Array, rows: Array) -> Array:
     """The given rows of ``values`` (cards x sequences), each followed by every value of one more card."""
     chosen = np.repeat(values[:, rows], 10, axis=1)
-    return np.vstack([chosen, np.tile(np.arange(10), len(rows))])
+    extended: Array = np.vstack([chosen, np.tile(np.arange(10), len(rows))])
+    return extended
 
 
-@lru_cache(maxsize=4)
-def coup_table(rules: DrawRules = PUNTO_BANCO) -> CoupTable:
-    """Run every coup over point values once (vectorised, card by card as the rules draw) and
-    tabulate its orderings by coup class and multiset of values used."""
+@lru_cache(maxsize=8)
+def coup_table(decisions: Decisions = resolve(PUNTO_BANCO)) -> CoupTable:
+    """Every coup over point values, vectorised card by card as the walk of :mod:`exact_odds.coup`
+    goes (naturals, the player's decision, the banker's), from the same decision weights; its
+    weighted orderings tabulated by coup class and multiset of values used. A test runs every
+    sequence of point values through both and compares."""
+    scale = decisions.scale
+    player_weights = np.array(decisions.player, dtype=np.int64)
+    banker_weights = np.array(decisions.banker, dtype=np.int64)
+    naturals = sorted(decisions.rules.naturals)
     prefix = np.indices((10,) * 4).reshape(4, -1)
-    naturals = np.array([rules.is_natural(total) for total in range(10)])
-    tableau = np.zeros((10, 10), dtype=bool)
-    tableau[: len(rules.banker_tableau)] = rules.banker_tableau
 
-    def totals(values):
+    def totals(values: Array) -> tuple[Array, Array]:
         return (values[0] + values[2]) % 10, (values[1] + values[3]) % 10
 
+    def banker_draw(values: Array, third: Array) -> Array:
+        weights: Array = banker_weights[(values[1] * 10 + values[3]) * 11 + third + 1]
+        return weights
+
     player_two, banker_two = totals(prefix)
-    settled = naturals[player_two] | naturals[banker_two]
-    player_draws = ~settled & np.array(rules.player_draw)[player_two]
-    stood = ~settled & ~player_draws
-    banker_after_stand = stood & np.array(rules.banker_draw_when_player_stood)[banker_two]
-    drew = _extend(prefix, np.flatnonzero(player_draws))  # P1 B1 P2 B2 P3
-    banker_after_draw = tableau[totals(drew)[1], drew[4]]
-    groups = [  # (values in deal order, player's third card row or None, banker's third card row or None)
-        (prefix[:, settled | (stood & ~banker_after_stand)], None, None),
-        (_extend(prefix, np.flatnonzero(banker_after_stand)), None, 4),
-        (drew[:, ~banker_after_draw], 4, None),
-        (_extend(drew, np.flatnonzero(banker_after_draw)), 4, 5),
+    settled = np.isin(player_two, naturals) | np.isin(banker_two, naturals)
+    player_draw = np.where(settled, 0, player_weights[prefix[0] * 10 + prefix[2]])
+    stood = np.flatnonzero(~settled & (player_draw < scale))
+    stood_values = prefix[:, stood]
+    banker_after_stand = banker_draw(stood_values, np.full(len(stood), -1))
+    stand_weight = scale - player_draw[stood]
+    drew_rows = np.flatnonzero(player_draw > 0)
+    drew = _extend(prefix, drew_rows)  # P1 B1 P2 B2 P3
+    drew_weight = np.repeat(player_draw[drew_rows], 10)
+    banker_after_draw = banker_draw(drew, drew[4])
+    nothing = np.full(0, 0)
+    groups = [  # (values in deal order, weights, player's third card row, banker's third card row)
+        (prefix[:, settled], np.full(int(settled.sum()), scale * scale), None, None),
+        (stood_values, stand_weight * (scale - banker_after_stand), None, None),
+        (_extend(stood_values, np.arange(len(stood))), np.repeat(stand_weight * banker_after_stand, 10), None, 4),
+        (drew, drew_weight * (scale - banker_after_draw), 4, None),
+        (_extend(drew, np.arange(drew.shape[1])), np.repeat(drew_weight * banker_after_draw, 10), 4, 5),
     ]
     powers = MAX_VALUE_COUNT ** np.arange(10)
-    multiset_code, class_code = [], []
-    for values, player_row, banker_row in groups:
+    multiset_code, class_code, weight_code = [], [], []
+    for values, weights, player_row, banker_row in groups:
+        keep = weights > 0
+        values, weights = values[:, keep], weights[keep]
         player_third = values[player_row] if player_row is not None else np.full(values.shape[1], -1)
         banker_third = values[banker_row] if banker_row is not None else np.full(values.shape[1], -1)
         player_two, banker_two = totals(values)
-        multiset_code.append(powers[values].sum(axis=0))
+        multiset_code.append(powers[values].sum(axis=0) if values.size else nothing)
         class_code.append((((player_two * 10 + banker_two) * 11 + player_third + 1) * 11) + banker_third + 1)
+        weight_code.append(weights)
     codes, multiset_index = np.unique(np.concatenate(multiset_code), return_inverse=True)
     class_codes, class_index = np.unique(np.concatenate(class_code), return_inverse=True)
-    entries, orderings = np.unique(class_index * len(codes) + multiset_index, return_counts=True)
+    entries, entry_index = np.unique(class_index * len(codes) + multiset_index, return_inverse=True)
+    orderings = np.zeros(len(entries), dtype=np.int64)
+    np.add.at(orderings, entry_index, np.concatenate(weight_code))
     entry_class, entry_multiset = np.divmod(entries, len(codes))
     multisets = (codes[:, None] // powers) % MAX_VALUE_COUNT
     keys = np.stack([class_codes // 1210, class_codes // 121 % 10, class_codes // 11 % 11 - 1, class_codes % 11 - 1], axis=1)
     starts = np.searchsorted(entry_class, np.arange(len(class_codes)))
     return CoupTable(
-        multisets, multisets.sum(axis=1), keys, entry_multiset, orderings, starts,
-        coup_columns(keys[:, 0], keys[:, 1], keys[:, 2], keys[:, 3]),
+        multisets, multisets.sum(axis=1), keys, entry_multiset, orderings, starts, scale * scale,
+        coup_columns(keys[:, 0], keys[:, 1], keys[:, 2], keys[:, 3], naturals),
         _gather_index(multisets),
     )
 
@@ -141,12 +163,12 @@ class FastEngine:
     """Coup distributions from the compiled table; the plain enumerator where a bet reads card slots
     inside a coup (rank or suit of a card together with the outcome)."""
 
-    def coups(self, shoe: Shoe, rules: DrawRules, tracked: dict[str, int]) -> Distribution:
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution:
         if tracked:
-            return enumerate_coups(shoe, rules, tracked)
-        return coup_table(rules).distribution(shoe.value_counts, shoe.with_replacement)
+            return enumerate_coups(shoe, decisions, tracked)
+        return coup_table(decisions).distribution(shoe.value_counts, shoe.with_replacement)
 
-    def cards(self, shoe: Shoe, tracked: dict[str, int]) -> Distribution:
+    def cards(self, shoe: Shoe, tracked: Levels) -> Distribution:
         return enumerate_cards(shoe, tracked)
 
 
@@ -234,20 +256,22 @@ def closed_table(multisets, depth, columns, entry_row, entry_multiset, entry_ord
 
 
 @lru_cache(maxsize=4)
-def coup_multiset_table(rules: DrawRules = PUNTO_BANCO) -> MultisetTable:
+def coup_multiset_table(decisions: Decisions) -> MultisetTable:
     """The coup table in the form the batch path weighs."""
-    table = coup_table(rules)
+    table = coup_table(decisions)
     entry_row = np.repeat(np.arange(len(table.class_starts)), np.diff(np.append(table.class_starts, len(table.entry_multiset))))
     return closed_table(table.multisets, 6, table.columns, entry_row, table.entry_multiset, table.entry_orderings)
 
 
 @lru_cache(maxsize=16)
-def card_multiset_table(slots: tuple[tuple[str, int], ...]) -> MultisetTable:
+def card_multiset_table(slots: tuple[tuple[str, Granularity], ...]) -> MultisetTable:
     """Every sequence of classes for the given card slots (rank or value level), one row each."""
-    level = max(level for _, level in slots)
-    if level == CARD:
+    level = Granularity.VALUE
+    for _, slot_level in slots:
+        level = level.join(slot_level)
+    if level.mark:
         raise ValueError("the batch path does not weigh bets on suits")
-    classes = 13 if level else 10
+    classes = level.classes
     labels = np.indices((classes,) * len(slots)).reshape(len(slots), -1)
     columns = {}
     for (slot, slot_level), label in zip(slots, labels):
@@ -297,14 +321,9 @@ class BatchExpectations:
 
 def _pay_matrix(table: MultisetTable, bets) -> np.ndarray:
     """(multisets x bets): each bet's scaled net pay summed over the orderings of each multiset."""
-    from .analysis import settled_rows
-
-    layout = Distribution(table.columns, np.zeros(len(next(iter(table.columns.values()))), dtype=np.int64), 1, table.depth)
     matrix = np.zeros((len(table.multisets), len(bets)), dtype=np.int64)
     for column, bet in enumerate(bets):
-        row_pay = np.zeros(len(layout.counts), dtype=np.int64)
-        for net, rows in zip(bet.scaled_pays[1], settled_rows(bet, layout)):
-            row_pay[rows] = net
+        row_pay = np.asarray(bet.scaled_pays[1], dtype=np.int64)[bet.settle(table.columns)]
         np.add.at(matrix[:, column], table.entry_multiset, row_pay[table.entry_row] * table.entry_orderings)
     return matrix
 
@@ -428,21 +447,24 @@ def keep_freed_memory() -> bool:
     return bool(mallopt(m_mmap_threshold, 64 << 20) and mallopt(m_trim_threshold, 256 << 20))
 
 
-def batch_expectations(rank_counts, bets, rules: DrawRules = PUNTO_BANCO) -> BatchExpectations:
-    """Exact expectations of ``bets`` for many shoes given as per-rank counts (shoes x 13).
+def batch_expectations(rank_counts: Any, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None) -> BatchExpectations:
+    """Exact expectations of ``bets`` for many shoes given as per-rank counts (shoes x 13), under
+    ``rules`` with their choices fixed by ``policy``.
 
     Coup bets that read only value-level features, and bets on the first cards by rank or value
     (the pair bets), are weighed in batch; a bet on suits, or on card ranks inside a coup, is refused.
     """
+    decisions = decisions_of(rules, policy)
+    weight = decisions.scale**2
     keep_freed_memory()
     counts = np.asarray(rank_counts, dtype=np.int64).reshape(-1, 13)
     if (counts < 0).any() or (counts.sum(axis=1) < 6).any():
         raise InputError("every shoe needs non-negative counts and at least 6 cards")
     sizes = tuple(int(size) for size in counts.sum(axis=1))
     totals = [falling(size, 6) for size in sizes]
-    scales = tuple(bet.scaled_pays[0] for bet in bets)
+    scales = tuple(bet.scaled_pays[0] * (weight if bet.needs_coup else 1) for bet in bets)
     largest_pay = max(max(abs(net) for net in bet.scaled_pays[1]) for bet in bets)
-    fits = max(sizes) ** 6 * largest_pay < INT64_SAFE
+    fits = max(sizes) ** 6 * largest_pay * weight < INT64_SAFE
     numerators = np.zeros((len(counts), len(bets)), dtype=np.int64 if fits else object)
     groups: dict = {}
     for index, bet in enumerate(bets):
@@ -456,7 +478,7 @@ def batch_expectations(rank_counts, bets, rules: DrawRules = PUNTO_BANCO) -> Bat
     value_matrix = np.zeros((13, 10), dtype=np.int64)
     value_matrix[np.arange(13), POINT_VALUES] = 1
     for key, members in groups.items():
-        table = coup_multiset_table(rules) if key == "coup" else card_multiset_table(key)
+        table = coup_multiset_table(decisions) if key == "coup" else card_multiset_table(key)
         classes = counts if table.multisets.shape[1] == 13 else counts @ value_matrix
         matrix, columns = _pay_columns(table, tuple(bets[index] for index in members))
         for index in members:
@@ -464,7 +486,7 @@ def batch_expectations(rank_counts, bets, rules: DrawRules = PUNTO_BANCO) -> Bat
         for start in range(0, len(counts), BATCH_CHUNK):
             chunk = slice(start, start + BATCH_CHUNK)
             if fits:
-                products = _exact_product(table.batch_weights(classes[chunk]), columns, max(totals[chunk]))
+                products = _exact_product(table.batch_weights(classes[chunk]), columns, max(totals[chunk]) * weight)
                 numerators[chunk, members] = columns.expand(products, len(members))
             else:
                 numerators[chunk, members] = np.array([_exact_weights_product(table, row, matrix) for row in classes[chunk]], dtype=object)

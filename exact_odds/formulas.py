@@ -14,9 +14,10 @@ from functools import lru_cache
 
 import sympy
 
-from .analysis import analyze
+from .analysis import Analysis, analyze
 from .bets import Bet
-from .distribution import OUTCOMES
+from .features import OUTCOMES
+from .policy import Decisions
 from .shoe import Shoe
 
 d = sympy.Symbol("d", positive=True, integer=True)
@@ -63,17 +64,19 @@ def interpolate(values: dict[int, int], degree: int) -> sympy.Expr:
 
 
 @lru_cache(maxsize=16)
-def _analysis(decks: int, bets: tuple[Bet, ...]):
-    return analyze(Shoe.decks(decks), list(bets))
+def _analysis(decks: int, bets: tuple[Bet, ...], decisions: Decisions) -> Analysis:
+    return analyze(Shoe.decks(decks), list(bets), decisions)
 
 
-def outcome_formulas() -> list[Formula]:
+def outcome_formulas(decisions: Decisions) -> list[Formula]:
     """P(banker), P(player), P(tie) as functions of d."""
-    counts = {decks: _analysis(decks, ()).outcomes for decks in range(1, 7 + 1 + EXTRA_CHECKS)}
-    return [Formula(name, interpolate({decks: counts[decks][name] for decks in counts}, 6), sequences(6)) for name in OUTCOMES]
+    analyses = {decks: _analysis(decks, (), decisions) for decks in range(1, 7 + 1 + EXTRA_CHECKS)}
+    scale = analyses[1].scale
+    return [Formula(name, interpolate({decks: analysis.outcomes[name] for decks, analysis in analyses.items()}, 6), scale * sequences(6))
+            for name in OUTCOMES]
 
 
-def expectation_formulas(bets: list[Bet], known: dict | None = None) -> list[Formula]:
+def expectation_formulas(bets: list[Bet], decisions: Decisions, known: dict[int | str, Analysis] | None = None) -> list[Formula]:
     """Each bet's expected net win per unit as a function of d (the house edge is its negative).
 
     A bet settled on k cards has a numerator of degree k: it is interpolated at d = 1 .. k + 1 and
@@ -82,10 +85,12 @@ def expectation_formulas(bets: list[Bet], known: dict | None = None) -> list[For
     bets = tuple(bets)
     known = known or {}
 
-    def analysis(decks, needed):
-        return known[decks] if decks in known else _analysis(decks, needed)
+    def analysis(decks: int, needed: tuple[Bet, ...]) -> Analysis:
+        return known[decks] if decks in known else _analysis(decks, needed, decisions)
 
-    cards = [result.cards for result in analysis(1, bets).bets]
+    first = analysis(1, bets).bets
+    cards = [result.cards for result in first]
+    scales = [result.scale for result in first]
     numerators: list[dict[int, int]] = [{} for _ in bets]
     for decks in range(1, max(cards) + 2 + EXTRA_CHECKS):
         needed = tuple(bet for bet, count in zip(bets, cards) if decks <= count + 1 + EXTRA_CHECKS)
@@ -95,8 +100,8 @@ def expectation_formulas(bets: list[Bet], known: dict | None = None) -> list[For
                 result = results[id(bet)]
                 numerators[index][decks] = int(result.expected_value * bet.scaled_pays[0] * result.total)
     return [
-        Formula(bet.name, interpolate(values, count), bet.scaled_pays[0] * sequences(count), count)
-        for bet, values, count in zip(bets, numerators, cards)
+        Formula(bet.name, interpolate(values, count), bet.scaled_pays[0] * scale * sequences(count), count)
+        for bet, values, count, scale in zip(bets, numerators, cards, scales)
     ]
 
 

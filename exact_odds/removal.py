@@ -18,6 +18,7 @@ from .analysis import analyze
 from .bets import Bet
 from .cards import RANKS, Card
 from .errors import InputError
+from .policy import Decisions
 from .shoe import Shoe
 
 DECK = tuple(Card(rank, suit) for rank in RANKS for suit in "SHDC")
@@ -45,20 +46,20 @@ class RemovalEffects:
         return 4 * sum(self.effects, Fraction(0))
 
 
-def removal_effects(shoe: Shoe, bets: list[Bet]) -> list[RemovalEffects]:
+def removal_effects(shoe: Shoe, bets: list[Bet], decisions: Decisions) -> list[RemovalEffects]:
     """The effect of removing one card of each rank on each bet (bets on suits are refused)."""
     suited = [bet.name for bet in bets if bet.needs_suits]
     if suited:
         raise InputError(f"effects of removal are by rank; bets on suits cannot be used: {', '.join(suited)}")
     by_rank = Shoe(shoe.rank_counts, None, shoe.description)
-    base = analyze(by_rank, bets).bets
+    base = analyze(by_rank, bets, decisions).bets
     removed = []
     for rank in RANKS:
         if by_rank.rank_counts[RANKS.index(rank)] == 0 or by_rank.size <= 6:
             raise InputError(f"{shoe} has no {rank} to remove, or too few cards")
-        removed.append(analyze(by_rank.remove((Card(rank),)), bets).bets)
+        removed.append(analyze(by_rank.remove((Card(rank),)), bets, decisions).bets)
     holds_deck = all(count >= 4 for count in by_rank.rank_counts) and by_rank.size >= 58
-    less_deck = analyze(by_rank.remove(tuple(Card(card.rank) for card in DECK)), bets).bets if holds_deck else None
+    less_deck = analyze(by_rank.remove(tuple(Card(card.rank) for card in DECK)), bets, decisions).bets if holds_deck else None
     return [
         RemovalEffects(
             bet,

@@ -15,9 +15,8 @@ from fractions import Fraction
 from tabulate import tabulate
 
 from .analysis import Analysis, BetAnalysis
-from .distribution import OUTCOMES
-
-FORMATS = ("table", "json", "csv", "markdown")
+from .features import OUTCOMES
+from .rules import PUNTO_BANCO
 
 
 def fixed(value: Fraction, places: int) -> str:
@@ -32,8 +31,23 @@ def percent(value: Fraction, places: int = 4) -> str:
     return fixed(value * 100, places) + "%"
 
 
-def standard_deviation(result: BetAnalysis) -> float:
-    return math.sqrt(result.variance)
+def square_root(value: Fraction, places: int) -> str:
+    """The square root of a non-negative fraction to ``places`` decimals, exactly (never a float,
+    so no pay is too large).
+
+    >>> square_root(Fraction(2), 4), square_root(Fraction(10) ** 320, 2)[:6]
+    ('1.4142', '100000')
+    """
+    scaled = value * 10 ** (2 * places)
+    root = math.isqrt(scaled.numerator // scaled.denominator)
+    if (Fraction(2 * root + 1, 2)) ** 2 <= scaled:
+        root += 1
+    digits = str(root).rjust(places + 1, "0")
+    return f"{digits[:-places]}.{digits[-places:]}" if places else digits
+
+
+def standard_deviation(result: BetAnalysis, places: int = 4) -> str:
+    return square_root(result.variance, places)
 
 
 def _outcome_rows(analysis: Analysis) -> list[list[str]]:
@@ -54,7 +68,7 @@ def _bet_rows(analysis: Analysis) -> list[list[str]]:
             fixed(result.expected_value, 10),
             percent(result.house_edge),
             "n/a" if result.house_edge_excluding_pushes is None else percent(result.house_edge_excluding_pushes),
-            f"{standard_deviation(result):.4f}",
+            standard_deviation(result),
         ]
         for result in analysis.bets
     ]
@@ -75,11 +89,23 @@ def settles_on(result: BetAnalysis) -> str:
     return "the full coup (ordered 6-card sequences)" if result.bet.needs_coup else f"its {result.cards} cards alone (ordered {result.cards}-card draws)"
 
 
+def rules_line(analysis: Analysis) -> str | None:
+    """The rules and policy, when they are not plain Punto Banco at its usual pays."""
+    decisions = analysis.decisions
+    if decisions.rules == PUNTO_BANCO and not decisions.policy:
+        return None
+    line = f"Rules: {decisions.rules.name}" + (f", policy {decisions.policy}" if decisions.policy else "")
+    if analysis.scale > 1:
+        line += f"; combinations are weighted by the policy (each sequence counts {analysis.scale} times)"
+    return line
+
+
 def render_text(analysis: Analysis, notes: list[str], returns: bool, markdown: bool = False) -> str:
     style = "github" if markdown else "simple"
     options = {"tablefmt": style, "disable_numparse": True}
     heading = (lambda text: f"## {text}") if markdown else (lambda text: text)
-    parts = [heading(f"Shoe: {analysis.shoe}, {analysis.total:,} ordered 6-card sequences"), ""]
+    parts = [heading(f"Shoe: {analysis.shoe}, {analysis.total // analysis.scale:,} ordered 6-card sequences")]
+    parts += [line for line in [rules_line(analysis)] if line] + [""]
     parts += [tabulate(_outcome_rows(analysis), OUTCOME_HEADERS, colalign=("left", "right", "right", "right"), **options), ""]
     if analysis.bets:
         parts += [tabulate(_bet_rows(analysis), BET_HEADERS, colalign=("left", "left", "right", "right", "right", "right", "right"), **options), ""]
@@ -101,7 +127,7 @@ def bet_record(result: BetAnalysis) -> dict:
         "house_edge_percent": fixed(result.house_edge * 100, 6),
         "house_edge_excluding_pushes": None if result.house_edge_excluding_pushes is None else str(result.house_edge_excluding_pushes),
         "variance": str(result.variance),
-        "standard_deviation": f"{standard_deviation(result):.6f}",
+        "standard_deviation": standard_deviation(result, 6),
         "settles_on_cards": result.cards,
         "total_combinations": result.total,
         "returns": [
@@ -125,6 +151,9 @@ def analysis_record(analysis: Analysis, notes: list[str]) -> dict:
             "cards": None if analysis.shoe.with_replacement else analysis.shoe.size,
             "with_replacement": analysis.shoe.with_replacement,
         },
+        "rules": analysis.decisions.rules.name,
+        "policy": str(analysis.decisions.policy) or None,
+        "weight": analysis.scale,
         "total_combinations": analysis.total,
         "outcomes": {
             name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES
@@ -150,10 +179,35 @@ def render_csv(analysis: Analysis) -> str:
 
 
 def render(analysis: Analysis, fmt: str, notes: list[str] | None = None, returns: bool = False) -> str:
-    """The analysis in one of :data:`FORMATS`."""
+    """The analysis as ``table``, ``json``, ``csv`` or ``markdown``."""
     notes = notes or []
     if fmt == "json":
         return json.dumps(analysis_record(analysis, notes), indent=2) + "\n"
     if fmt == "csv":
         return render_csv(analysis)
     return render_text(analysis, notes, returns, markdown=fmt == "markdown")
+
+
+def better_for_player(analyses: list[Analysis]) -> Analysis:
+    """The pure choice under which the player bet's expectation is highest (the first on a tie)."""
+    return max(analyses, key=lambda analysis: Fraction(analysis.outcomes["player"] - analysis.outcomes["banker"], analysis.total))
+
+
+def render_choices(analyses: list[Analysis], fmt: str, notes: list[str], returns: bool) -> str:
+    """One analysis per pure choice of a rule set with option points, and the better for the player."""
+    best = better_for_player(analyses)
+    values = ", ".join(f"{analysis.decisions.policy}: {fixed(Fraction(analysis.outcomes['player'] - analysis.outcomes['banker'], analysis.total), 6)}"
+                       for analysis in analyses)
+    verdict = f"Better for the player: {best.decisions.policy} (player bet expected value {values})"
+    if fmt == "json":
+        record = {"rules": best.decisions.rules.name, "choices": [analysis_record(analysis, notes) for analysis in analyses],
+                  "better_for_player": str(best.decisions.policy)}
+        return json.dumps(record, indent=2) + "\n"
+    if fmt == "csv":
+        parts = []
+        for index, analysis in enumerate(analyses):
+            lines = render_csv(analysis).splitlines()
+            parts += [f"policy,{lines[0]}"] * (index == 0) + [f"{analysis.decisions.policy},{line}" for line in lines[1:]]
+        return "\n".join(parts) + "\n"
+    texts = [render_text(analysis, [], returns, markdown=fmt == "markdown") for analysis in analyses]
+    return "\n".join(texts) + "\n" + verdict + "\n" + "".join(f"Note: {note}\n" for note in notes)

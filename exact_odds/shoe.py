@@ -14,6 +14,7 @@ from dataclasses import dataclass
 
 from .cards import POINT_VALUES, RANKS, SUITS, Card, parse_card, parse_cards
 from .errors import InputError
+from .parsing import parse_count, shown
 
 CARDS_PER_COUP = 6
 """A coup uses at most six cards; a shoe must hold at least this many."""
@@ -57,18 +58,24 @@ class Shoe:
         suited = True
         entries = [entry.strip() for entry in spec.split(",") if entry.strip()]
         if not entries:
-            raise InputError(f"empty shoe composition {spec!r} (expected entries such as A=32,2=32,...)")
+            raise InputError(f"empty shoe composition {shown(spec)} (expected entries such as A=32,2=32,...)")
+        named: set[Card] = set()
         for entry in entries:
             name, equals, count_text = entry.partition("=")
-            if not equals or not count_text.strip().isdigit():
-                raise InputError(f"bad shoe entry {entry!r} (expected RANK=COUNT or CARD=COUNT, e.g. A=32 or 9h=7)")
+            if not equals:
+                raise InputError(f"bad shoe entry {shown(entry)} (expected RANK=COUNT or CARD=COUNT, e.g. A=32 or 9h=7)")
             card = parse_card(name)
-            count = int(count_text)
+            if card in named:
+                raise InputError(f"--shoe names {card} twice")
+            named.add(card)
+            count = parse_count(count_text, f"--shoe count of {card}")
             ranks[card.rank_index] += count
             if card.suit is None:
                 suited = False
             else:
                 cards[card.rank_index * 4 + SUITS.index(card.suit)] += count
+        if any(Card(card.rank) in named for card in named if card.suit):
+            raise InputError("--shoe names a rank both with and without suits")
         shoe = cls(tuple(ranks), tuple(cards) if suited else None, f"custom shoe {spec.replace(' ', '')}")
         return shoe.checked()
 
@@ -125,7 +132,11 @@ class Shoe:
 
 def shoe_of_decks(decks: int | str) -> Shoe:
     """N standard decks, or the infinite deck for ``"inf"``."""
-    return Shoe.infinite() if decks == "inf" else Shoe.decks(int(decks))
+    if decks == "inf":
+        return Shoe.infinite()
+    if not isinstance(decks, int):
+        raise InputError(f"the number of decks must be a positive integer or inf, not {shown(decks)}")
+    return Shoe.decks(decks)
 
 
 def shoe_from_options(decks: int | str | None, shoe_spec: str | None, remove: str | None) -> Shoe:

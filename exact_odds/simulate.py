@@ -15,8 +15,10 @@ from fractions import Fraction
 import numpy as np
 
 from .cards import POINT_VALUES, RANKS, rank_index
+from .coup import EMPTY_HAND, STOOD, coup_key, next_card
 from .errors import InputError
-from .rules import PUNTO_BANCO
+from .policy import Decisions
+from .shoe import Shoe
 
 CHUNK_SHOES = 25
 """Shoes per task: the unit of work handed to a worker, fixed so results never depend on workers."""
@@ -28,13 +30,14 @@ OUTCOME_EVENTS = {"banker": "winner == banker", "player": "winner == player", "t
 class Settings:
     """Everything that defines a run (picklable: bets travel as names and file text)."""
 
-    decks: int
+    shoe: Shoe
     shoes: int
     seed: int
     penetration: Fraction
     burn: bool
     tags: tuple[int, ...] | None
     bet_names: tuple[str, ...]
+    decisions: Decisions
     bets_text: str | None = None
 
 
@@ -69,29 +72,30 @@ def parse_penetration(text: str) -> Fraction:
     return value
 
 
-def play_values(values: np.ndarray, start: int) -> tuple[int, int]:
-    """Cards used and winner (0 banker, 1 player, 2 tie) of the coup dealt from ``values[start:]``."""
-    rules = PUNTO_BANCO
-    player = (values[start] + values[start + 2]) % 10
-    banker = (values[start + 1] + values[start + 3]) % 10
-    used = 4
-    if not (rules.is_natural(player) or rules.is_natural(banker)):
-        third = None
-        if rules.player_draws(player):
-            third = values[start + 4]
-            player = (player + third) % 10
-            used = 5
-        if rules.banker_draws(banker, third):
-            banker = (banker + values[start + used]) % 10
-            used += 1
-    return used, 0 if banker > player else 1 if player > banker else 2
+def play_values(decisions: Decisions, values: list[int], start: int, rng: np.random.Generator) -> tuple[int, int]:
+    """Cards used and winner (0 banker, 1 player, 2 tie) of the coup dealt from ``values[start:]``,
+    following the coup walk; a mixed choice is drawn with ``rng``."""
+    hand = EMPTY_HAND
+    position = start
+    while (move := next_card(decisions, hand)) is not None:
+        slot, draw, stand = move
+        if stand and (not draw or rng.integers(decisions.scale) >= draw):
+            hand = hand[:slot] + (STOOD,) + hand[slot + 1 :]
+        else:
+            hand = hand[:slot] + (values[position],) + hand[slot + 1 :]
+            position += 1
+    player_two, banker_two, player_third, banker_third = coup_key(hand)
+    player = (player_two + max(player_third, 0)) % 10
+    banker = (banker_two + max(banker_third, 0)) % 10
+    return position - start, 0 if banker > player else 1 if player > banker else 2
 
 
 def deal_shoe(settings: Settings, shoe: int):
     """One shuffled shoe: per coup, the composition left in the shoe, the winner, and the true count
     (running count of the cards seen over the decks not yet seen: burned cards are face down)."""
     rng = np.random.default_rng([settings.seed, shoe])
-    cards = np.repeat(np.arange(13), 4 * settings.decks)
+    full = np.asarray(settings.shoe.rank_counts)
+    cards = np.repeat(np.arange(13), full)
     rng.shuffle(cards)
     values = np.asarray(POINT_VALUES)[cards].tolist()
     size = len(cards)
@@ -105,7 +109,7 @@ def deal_shoe(settings: Settings, shoe: int):
     starts, winners = [], []
     last = False
     while position + 6 <= size:
-        used, winner = play_values(values, position)
+        used, winner = play_values(settings.decisions, values, position, rng)
         starts.append(position)
         winners.append(winner)
         appeared = position <= cut < position + used
@@ -116,7 +120,7 @@ def deal_shoe(settings: Settings, shoe: int):
     onehot = np.zeros((size + 1, 13), dtype=np.int64)
     onehot[np.arange(1, size + 1), cards] = 1
     dealt_before = np.cumsum(onehot, axis=0)[starts]
-    compositions = 4 * settings.decks - dealt_before
+    compositions = full - dealt_before
     true_counts = np.zeros(len(starts))
     if settings.tags:
         onehot[1:] *= seen[:, None]
@@ -139,11 +143,9 @@ class ChunkResult:
 
 
 def chosen_bets(settings: Settings):
-    from .bets import catalog, load_bets
+    from .bets import available_bets, load_bets
 
-    available = catalog()
-    if settings.bets_text:
-        available.update(load_bets(settings.bets_text, "bets file"))
+    available = available_bets(settings.decisions.rules, load_bets(settings.bets_text, "bets file") if settings.bets_text else None)
     return [available[name] for name in settings.bet_names]
 
 
@@ -161,7 +163,7 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     dealt = [deal_shoe(settings, shoe) for shoe in range(first, last)]
     compositions = np.concatenate([shoe[0] for shoe in dealt])
     bets = chosen_bets(settings)
-    batch = batch_expectations(compositions, bets + indicator_bets())
+    batch = batch_expectations(compositions, bets + indicator_bets(), settings.decisions)
     floats = batch.floats()
     return ChunkResult(
         last - first,
@@ -274,7 +276,9 @@ def summary(simulation: Simulation) -> dict:
     shoes = sum(result.shoes for result in results)
     record = {
         "settings": {
-            "decks": settings.decks,
+            "shoe": str(settings.shoe),
+            "rules": settings.decisions.rules.name,
+            "policy": str(settings.decisions.policy) or None,
             "shoes": settings.shoes,
             "seed": settings.seed,
             "penetration": str(settings.penetration),
@@ -336,7 +340,8 @@ def summary_text(record: dict) -> str:
 
     settings = record["settings"]
     lines = [
-        f"{record['shoes_completed']:,} shoes of {settings['decks']} decks (seed {settings['seed']}, penetration "
+        f"{record['shoes_completed']:,} shoes of {settings['shoe']}, {settings['rules']}"
+        + (f" ({settings['policy']})" if settings["policy"] else "") + f" (seed {settings['seed']}, penetration "
         f"{settings['penetration']}, burn {'on' if settings['burn'] else 'off'}), {record['coups']:,} coups"
         + (" (interrupted: the shoes completed in order)" if record["interrupted"] else ""),
         "",

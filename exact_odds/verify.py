@@ -15,19 +15,22 @@ from importlib import resources
 from pathlib import Path
 
 from .analysis import BetAnalysis, analyze
-from .bets import Bet
+from .distribution import Distribution
+from .bets import Bet, available_bets
 from .cards import RANKS, Card, rank_index
 from .conditions import parse_condition
-from .enumerator import SLOTS, VALUE, merge_levels
 from .errors import InputError
 from .fast import FastEngine
-from .rules import PUNTO_BANCO
+from .features import FIRST_CARDS, Granularity, merge_levels
+from .parsing import parse_exact, shown
+from .policy import Decisions, Policy, resolve
+from .rules import PRESETS
 from .shoe import Shoe, shoe_of_decks
 
 MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal")
-FIELDS = {"id", "measure", "bet", "when", "hand_pairs", "decks", "value", "printed_as", "source", "url", "author", "note",
-          "known_wrong", "rank", "removed", "scale"}
-FIRST_CARDS = SLOTS[:4]
+TEXT_FIELDS = ("id", "measure", "bet", "when", "value", "printed_as", "source", "url", "author", "note", "known_wrong", "rank",
+               "rules", "policy")
+FIELDS = set(TEXT_FIELDS) | {"hand_pairs", "decks", "removed", "scale"}
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,61 @@ class Figure:
     author: str = ""
     note: str = ""
     known_wrong: str = ""
+    rules: str = "punto_banco"
+    policy: str = ""
+
+
+def _checked_record(record: object, number: int, origin: str) -> Figure:
+    """One ``[[figure]]`` record as a :class:`Figure`, every field checked for its kind."""
+    if not isinstance(record, dict):
+        raise InputError(f"{origin}: figure {number}: each [[figure]] must be a table")
+    where = f"{origin}: figure {shown(record.get('id', number))}"
+    unknown = sorted(set(record) - FIELDS)
+    if unknown:
+        raise InputError(f"{where}: unknown field {unknown[0]!r}")
+    missing = sorted({"id", "measure", "decks", "value", "source", "url"} - set(record))
+    if missing:
+        raise InputError(f"{where}: missing field {missing[0]!r}")
+    for field in TEXT_FIELDS:
+        if field in record and not isinstance(record[field], str):
+            raise InputError(f"{where}: {field} must be a string, not {shown(record[field])}")
+    fields = dict(record)
+    decks = fields["decks"]
+    if decks != "inf" and (isinstance(decks, bool) or not isinstance(decks, int) or decks < 1):
+        raise InputError(f"{where}: decks must be a whole number of decks from 1, or \"inf\", not {shown(decks)}")
+    if "hand_pairs" in fields and not isinstance(fields["hand_pairs"], bool):
+        raise InputError(f"{where}: hand_pairs must be true or false, not {shown(fields['hand_pairs'])}")
+    if "removed" in fields:
+        removed = fields["removed"]
+        if isinstance(removed, bool) or not isinstance(removed, int) or removed < 1:
+            raise InputError(f"{where}: removed must be a whole number of cards from 1, not {shown(removed)}")
+    if "scale" in fields:
+        if isinstance(fields["scale"], bool) or not isinstance(fields["scale"], (int, str)) or parse_exact(fields["scale"], f"{where}: scale") == 0:
+            raise InputError(f"{where}: scale must be a non-zero exact number such as \"10000000\", not {shown(fields['scale'])}")
+        fields["scale"] = str(fields["scale"])
+    measure = fields["measure"]
+    if measure not in MEASURES:
+        raise InputError(f"{where}: unknown measure {shown(measure)} (expected one of {', '.join(MEASURES)})")
+    if measure in ("combinations", "probability") and "when" not in fields:
+        raise InputError(f"{where}: combinations and probability take `when`")
+    if (measure == "effect_of_removal") != ("rank" in fields):
+        raise InputError(f"{where}: effect_of_removal takes `rank` (and `bet`, or `when` for a probability)")
+    if measure == "effect_of_removal" and decks == "inf":
+        raise InputError(f"{where}: the infinite deck has no effect of removal (every card drawn is put back)")
+    if "when" not in fields and "bet" not in fields:
+        raise InputError(f"{where}: needs `bet`")
+    if fields.get("rules", "punto_banco") not in PRESETS:
+        raise InputError(f"{where}: rules must be one of {', '.join(PRESETS)}, not {shown(fields['rules'])}")
+    try:
+        parse_printed(fields["value"])
+        if "rank" in fields:
+            rank_index(fields["rank"])
+        if "when" in fields:
+            parse_condition(fields["when"])
+        resolve(PRESETS[fields.get("rules", "punto_banco")], Policy.parse(fields.get("policy", "")))
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
+    return Figure(**fields)
 
 
 def load_figures(text: str, origin: str) -> list[Figure]:
@@ -94,28 +152,11 @@ def load_figures(text: str, origin: str) -> list[Figure]:
         raise InputError(f"{origin}: not valid TOML: {error}") from None
     if not isinstance(records, list) or not records:
         raise InputError(f"{origin}: no [[figure]] records")
-    figures, seen = [], set()
-    for number, record in enumerate(records, start=1):
-        where = f"{origin}: figure {record.get('id', number)!r}"
-        unknown = set(record) - FIELDS
-        if unknown:
-            raise InputError(f"{where}: unknown field {sorted(unknown)[0]!r}")
-        missing = {"id", "measure", "decks", "value", "source", "url"} - set(record)
-        if missing:
-            raise InputError(f"{where}: missing field {sorted(missing)[0]!r}")
-        if record["measure"] not in MEASURES:
-            raise InputError(f"{where}: unknown measure {record['measure']!r} (expected one of {', '.join(MEASURES)})")
-        if record["measure"] in ("combinations", "probability") and "when" not in record:
-            raise InputError(f"{where}: combinations and probability take `when`")
-        if (record["measure"] == "effect_of_removal") != ("rank" in record):
-            raise InputError(f"{where}: effect_of_removal takes `rank` (and `bet`, or `when` for a probability)")
-        if "when" not in record and "bet" not in record:
-            raise InputError(f"{where}: needs `bet`")
-        if record["id"] in seen:
-            raise InputError(f"{origin}: duplicate figure id {record['id']!r}")
-        seen.add(record["id"])
-        parse_printed(record["value"])
-        figures.append(Figure(**record))
+    figures = [_checked_record(record, number, origin) for number, record in enumerate(records, start=1)]
+    ids = [figure.id for figure in figures]
+    duplicates = sorted({identifier for identifier in ids if ids.count(identifier) > 1})
+    if duplicates:
+        raise InputError(f"{origin}: duplicate figure id {duplicates[0]!r}")
     return figures
 
 
@@ -124,9 +165,12 @@ def published_figures(path: str | None = None) -> list[Figure]:
     if path is None:
         return load_figures(resources.files("exact_odds").joinpath("data/published.toml").read_text(encoding="utf-8"), "published.toml")
     try:
-        return load_figures(Path(path).read_text(encoding="utf-8"), path)
+        text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
         raise InputError(f"cannot read {path!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read {path!r}: not UTF-8 text") from None
+    return load_figures(text, path)
 
 
 @dataclass(frozen=True)
@@ -141,33 +185,48 @@ class Check:
 
 
 class Calculator:
-    """Exact values of figures, sharing one enumeration per shoe and feature set."""
+    """Exact values of figures, sharing one enumeration per shoe, rules and feature set."""
 
-    def __init__(self, bets: dict[str, Bet]):
-        self.bets = bets
+    def __init__(self, user_bets: dict[str, Bet] | None = None):
+        self.user_bets = user_bets or {}
         self.engine = FastEngine()
-        self.distributions: dict = {}
-        self.analyses: dict = {}
+        self.distributions: dict[object, object] = {}
+        self.analyses: dict[object, BetAnalysis] = {}
 
-    def bet_analysis(self, decks, name: str) -> BetAnalysis:
-        if (decks, name) not in self.analyses:
-            self.analyses[(decks, name)] = analyze(shoe_of_decks(decks), [self.bet(name)], engine=self.engine).bets[0]
-        return self.analyses[(decks, name)]
+    @staticmethod
+    def decisions(figure: Figure) -> Decisions:
+        return resolve(PRESETS[figure.rules], Policy.parse(figure.policy))
+
+    def bet(self, figure: Figure) -> Bet:
+        bets = available_bets(PRESETS[figure.rules], self.user_bets)
+        if figure.bet not in bets:
+            raise InputError(f"figure {figure.id!r}: unknown bet {figure.bet!r} (not in the catalog or the bets file)")
+        return bets[figure.bet]
+
+    def bet_analysis(self, figure: Figure, shoe: Shoe | None = None) -> BetAnalysis:
+        shoe = shoe or shoe_of_decks(figure.decks)
+        key = (shoe, figure.rules, figure.policy, figure.bet)
+        if key not in self.analyses:
+            self.analyses[key] = analyze(shoe, [self.bet(figure)], self.decisions(figure), engine=self.engine).bets[0]
+        return self.analyses[key]
 
     def event(self, figure: Figure, shoe: Shoe | None = None) -> tuple[int, int]:
         """Sequences where ``when`` holds, and all sequences, counted as the figure counts them."""
+        assert figure.when is not None
         shoe = shoe or shoe_of_decks(figure.decks)
         condition = parse_condition(figure.when)
         needs_coup, slots = condition.requirements()
         if figure.hand_pairs:
-            slots = merge_levels(dict.fromkeys(FIRST_CARDS, VALUE), slots)
-        key = (shoe, needs_coup and not figure.hand_pairs, tuple(sorted(slots.items())))
+            slots = merge_levels(dict.fromkeys(FIRST_CARDS, Granularity.VALUE), slots)
+        coup = needs_coup and not figure.hand_pairs
+        key = (shoe, figure.rules, figure.policy, coup, tuple(sorted(slots.items())))
         if key not in self.distributions:
-            if key[1] or not slots:
-                self.distributions[key] = self.engine.coups(shoe, PUNTO_BANCO, slots)
+            if coup or not slots:
+                self.distributions[key] = self.engine.coups(shoe, self.decisions(figure), slots)
             else:
                 self.distributions[key] = self.engine.cards(shoe, slots)
         distribution = self.distributions[key]
+        assert isinstance(distribution, Distribution)
         count = distribution.count_where(condition(distribution.columns))
         if figure.hand_pairs:
             return count // 4, distribution.total // 4
@@ -178,19 +237,13 @@ class Calculator:
         in the probability of ``when``; times ``scale``, as printed."""
         full = shoe_of_decks(figure.decks)
         full = Shoe(full.rank_counts, None, full.description)
-        depleted = full.remove((Card(RANKS[rank_index(figure.rank)]),) * figure.removed)
+        depleted = full.remove((Card(RANKS[rank_index(figure.rank or "")]),) * figure.removed)
         if figure.when:
             (after, after_total), (before, before_total) = self.event(figure, depleted), self.event(figure, full)
             change = Fraction(after, after_total) - Fraction(before, before_total)
         else:
-            bet = self.bet(figure.bet)
-            change = analyze(depleted, [bet], engine=self.engine).bets[0].expected_value - self.bet_analysis(figure.decks, figure.bet).expected_value
+            change = self.bet_analysis(figure, depleted).expected_value - self.bet_analysis(figure, full).expected_value
         return change * Fraction(figure.scale)
-
-    def bet(self, name: str) -> Bet:
-        if name not in self.bets:
-            raise InputError(f"unknown bet {name!r} in the published figures")
-        return self.bets[name]
 
     def exact(self, figure: Figure) -> Fraction:
         if figure.measure == "effect_of_removal":
@@ -198,8 +251,11 @@ class Calculator:
         if figure.measure in ("combinations", "probability"):
             count, total = self.event(figure)
             return Fraction(count) if figure.measure == "combinations" else Fraction(count, total)
-        result = self.bet_analysis(figure.decks, figure.bet)
-        return getattr(result, figure.measure)
+        value = getattr(self.bet_analysis(figure), figure.measure)
+        if value is None:
+            raise InputError(f"figure {figure.id!r}: {figure.bet} never resolves, so it has no {figure.measure}")
+        assert isinstance(value, Fraction)
+        return value
 
 
 def check(figure: Figure, calculator: Calculator) -> Check:

@@ -1,8 +1,24 @@
 import os
 
+import pytest
+
 from hypothesis import settings
 
 # CI draws the same examples every run (derandomized); developers' runs explore new ones.
 settings.register_profile("ci", max_examples=30, deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("default", max_examples=30, deadline=None, print_blob=True)
 settings.load_profile("ci" if os.environ.get("CI") else "default")
+
+
+@pytest.fixture
+def run(capsys):
+    """Run the command in-process: (exit status, stdout, stderr)."""
+    from exact_odds.cli import main
+
+    def invoke(*args: str) -> tuple[int, str, str]:
+        with pytest.raises(SystemExit) as exit_info:
+            main(list(args))
+        captured = capsys.readouterr()
+        return exit_info.value.code, captured.out, captured.err
+
+    return invoke

@@ -1,8 +1,9 @@
 """Brute-force references: every ordering of the physical cards of a small shoe.
 
-Independent of the enumerator: cards are distinct objects, sequences come from
-``itertools.permutations``, coups are played card by card by :func:`exact_odds.coup.play_coup`,
-and the features of a coup are read from the played hands.
+Independent of the engines and of the coup walk: cards are distinct objects, sequences come from
+``itertools.permutations``, and each coup is dealt here by plain code that reads the rule set's
+marks and the policy's probabilities (:func:`exact_odds.policy.choices`), branching on a mixed
+choice. Features are read from the dealt hands; bets are settled by their own pay tables.
 """
 
 from collections import Counter
@@ -12,8 +13,9 @@ from itertools import permutations
 import numpy as np
 
 from exact_odds.cards import RANKS, SUITS, Card
-from exact_odds.coup import play_coup
-from exact_odds.distribution import OUTCOMES
+from exact_odds.features import COLORS, OUTCOMES
+from exact_odds.policy import Policy, choices
+from exact_odds.rules import PUNTO_BANCO, DrawRules, OptionPoint
 
 WINNER_CODE = {name: index for index, name in enumerate(OUTCOMES)}
 
@@ -24,15 +26,47 @@ def physical_cards(counts: dict[Card, int]) -> list[tuple[int, Card]]:
     return list(enumerate(cards))
 
 
-def coup_features(player, banker) -> dict[str, int]:
-    """Every feature a pay table may read, straight from the dealt hands."""
-    def total(hand):
-        return sum(card.value for card in hand) % 10
+def total(hand) -> int:
+    return sum(card.value for card in hand) % 10
 
+
+def draw_probability(rules: DrawRules, chosen: dict, side: str, hand, player_third) -> Fraction:
+    mark = rules.mark(side, total(hand[:2]), player_third)
+    if mark != "C":
+        return Fraction(int(mark == "D"))
+    sees = rules.player_sees if side == "player" else rules.banker_sees
+    cards = tuple(sorted(card.value for card in hand[:2])) if sees == "cards" else None
+    return chosen[OptionPoint(side, total(hand[:2]), cards, player_third)]
+
+
+def deal_physically(cards, rules: DrawRules = PUNTO_BANCO, chosen: dict | None = None):
+    """Every way the coup of ``cards`` (in shoe order) can go: (probability, player hand, banker hand);
+    ``chosen`` holds the policy's probability of drawing at each option point."""
+    chosen = chosen or {}
+    player, banker = [cards[0], cards[2]], [cards[1], cards[3]]
+    if total(player) in rules.naturals or total(banker) in rules.naturals:
+        return [(Fraction(1), player, banker)]
+    ways = []
+    player_draws = draw_probability(rules, chosen, "player", player, None)
+    for drew, chance in ((True, player_draws), (False, 1 - player_draws)):
+        if not chance:
+            continue
+        player_hand = player + [cards[4]] if drew else player
+        third = cards[4].value if drew else None
+        banker_draws = draw_probability(rules, chosen, "banker", banker, third)
+        for banker_drew, banker_chance in ((True, banker_draws), (False, 1 - banker_draws)):
+            if banker_chance:
+                banker_hand = banker + [cards[4 + drew]] if banker_drew else banker
+                ways.append((chance * banker_chance, player_hand, banker_hand))
+    return ways
+
+
+def coup_features(player, banker, naturals=frozenset({8, 9})) -> dict[str, int]:
+    """Every feature a pay table may read, straight from the dealt hands."""
     player_total, banker_total = total(player), total(banker)
     winner = "player" if player_total > banker_total else "banker" if banker_total > player_total else "tie"
-    player_natural = len(player) == 2 and player_total in (8, 9)
-    banker_natural = len(banker) == 2 and banker_total in (8, 9)
+    player_natural = total(player[:2]) in naturals
+    banker_natural = total(banker[:2]) in naturals
     features = {
         "winner": WINNER_CODE[winner],
         "player_total": player_total,
@@ -57,51 +91,53 @@ def coup_features(player, banker) -> dict[str, int]:
 
 def card_features(slot: str, card: Card | None) -> dict[str, int]:
     if card is None:
-        return {f"{slot}_value": -1, f"{slot}_rank": -1, f"{slot}_suit": -1}
+        return {f"{slot}_value": -1, f"{slot}_rank": -1, f"{slot}_suit": -1, f"{slot}_color": -1}
     suit = SUITS.index(card.suit) if card.suit else -1
-    return {f"{slot}_value": card.value, f"{slot}_rank": RANKS.index(card.rank), f"{slot}_suit": suit}
+    color = COLORS.index("red" if card.suit in "HD" else "black") if card.suit else -1
+    return {f"{slot}_value": card.value, f"{slot}_rank": RANKS.index(card.rank), f"{slot}_suit": suit, f"{slot}_color": color}
 
 
-def brute_force_outcomes(counts: dict[Card, int]) -> Counter:
-    """Ordered 6-card sequences of distinct physical cards, by winner."""
-    tally = Counter()
+def brute_force_outcomes(counts: dict[Card, int], rules: DrawRules = PUNTO_BANCO, policy: Policy = Policy()) -> Counter:
+    """Ordered 6-card sequences of distinct physical cards, by winner (weighted by the policy)."""
+    tally: Counter = Counter()
+    chosen = choices(rules, policy)
     for sequence in permutations(physical_cards(counts), 6):
-        coup = play_coup([card for _, card in sequence])
-        tally[coup.winner] += 1
+        for chance, player, banker in deal_physically([card for _, card in sequence], rules, chosen):
+            features = coup_features(player, banker, rules.naturals)
+            tally[OUTCOMES[features["winner"]]] += chance
     return tally
 
 
 def settle(bet, features: dict[str, int]) -> Fraction:
     columns = {name: np.array([value]) for name, value in features.items()}
-    for row in bet.rows:
-        if row.condition(columns)[0]:
-            return row.pays.net
-    return Fraction(-1)
+    line = int(bet.settle(columns)[0])
+    return bet.rows[line].pays.net if line < len(bet.rows) else Fraction(-1)
 
 
-def feature_tally(counts: dict[Card, int], coup: bool) -> Counter:
-    """How many orderings give each combination of features: 6-card orderings played as coups, or
-    ordered draws of the first four cards (P1, B1, P2, B2) for bets that read only those."""
-    tally = Counter()
+def feature_tally(counts: dict[Card, int], coup: bool, rules: DrawRules = PUNTO_BANCO, policy: Policy = Policy()) -> Counter:
+    """How often each combination of features occurs: 6-card orderings played as coups (weighted by
+    the policy), or ordered draws of the first four cards (P1, B1, P2, B2) for bets that read only those."""
+    tally: Counter = Counter()
+    chosen = choices(rules, policy)
     for sequence in permutations(physical_cards(counts), 6 if coup else 4):
         cards = [card for _, card in sequence]
         if coup:
-            played = play_coup(cards)
-            features = coup_features(played.player, played.banker)
-        else:
-            features = {}
-            for slot, card in zip(("player_card1", "banker_card1", "player_card2", "banker_card2"), cards):
-                features.update(card_features(slot, card))
+            for chance, player, banker in deal_physically(cards, rules, chosen):
+                tally[tuple(sorted(coup_features(player, banker, rules.naturals).items()))] += chance
+            continue
+        features: dict[str, int] = {}
+        for slot, card in zip(("player_card1", "banker_card1", "player_card2", "banker_card2"), cards):
+            features.update(card_features(slot, card))
         tally[tuple(sorted(features.items()))] += 1
     return tally
 
 
-def brute_force_expectations(bets, counts: dict[Card, int]) -> dict[str, Fraction]:
+def brute_force_expectations(bets, counts: dict[Card, int], rules: DrawRules = PUNTO_BANCO, policy: Policy = Policy()) -> dict[str, Fraction]:
     """Expected net win of each bet, averaged over every ordering of the physical cards."""
-    tallies = {coup: feature_tally(counts, coup) for coup in {bet.needs_coup for bet in bets}}
+    tallies = {coup: feature_tally(counts, coup, rules, policy) for coup in {bet.needs_coup for bet in bets}}
     expectations = {}
     for bet in bets:
         tally = tallies[bet.needs_coup]
-        total = sum(tally.values())
-        expectations[bet.name] = Fraction(sum(settle(bet, dict(key)) * count for key, count in tally.items()), total)
+        weight = sum(tally.values())
+        expectations[bet.name] = sum((settle(bet, dict(key)) * count for key, count in tally.items()), Fraction(0)) / weight
     return expectations

@@ -10,7 +10,8 @@ from oracles import brute_force_outcomes
 
 from exact_odds.cards import RANKS, SUITS, Card
 from exact_odds.distribution import falling
-from exact_odds.enumerator import CARD, RANK, enumerate_cards, enumerate_coups
+from exact_odds.enumerator import enumerate_cards, enumerate_coups
+from exact_odds.features import Granularity
 from exact_odds.shoe import Shoe
 
 # Ordered 6-card sequences, as published by the Wizard of Odds (copied at casinoexploit.com,
@@ -97,20 +98,20 @@ def test_suits_do_not_change_value_level_results():
 
 def test_tracking_ranks_does_not_change_outcomes():
     plain = enumerate_coups(Shoe.decks(1)).outcome_counts()
-    tracked = enumerate_coups(Shoe.decks(1), tracked={"player_card1": RANK, "player_card2": RANK})
+    tracked = enumerate_coups(Shoe.decks(1), tracked={"player_card1": Granularity.RANK, "player_card2": Granularity.RANK})
     assert tracked.outcome_counts() == plain
 
 
 def test_pair_counts_on_two_cards():
     # 8 decks: 13 ranks x 32 x 31 ordered pairs out of 416 x 415 (Wizard of Odds pair bet).
-    distribution = enumerate_cards(Shoe.decks(8), {"player_card1": RANK, "player_card2": RANK})
+    distribution = enumerate_cards(Shoe.decks(8), {"player_card1": Granularity.RANK, "player_card2": Granularity.RANK})
     pair = distribution.columns["player_card1_rank"] == distribution.columns["player_card2_rank"]
     assert distribution.total == 416 * 415
     assert distribution.count_where(pair) == 13 * 32 * 31
 
 
 def test_suited_pair_counts_on_two_cards():
-    distribution = enumerate_cards(Shoe.decks(8), {"player_card1": CARD, "player_card2": CARD})
+    distribution = enumerate_cards(Shoe.decks(8), {"player_card1": Granularity.CARD, "player_card2": Granularity.CARD})
     columns = distribution.columns
     same_card = (columns["player_card1_rank"] == columns["player_card2_rank"]) & (columns["player_card1_suit"] == columns["player_card2_suit"])
     assert distribution.count_where(same_card) == 52 * 8 * 7
@@ -120,9 +121,9 @@ def test_completing_a_coup_from_seen_cards():
     """Given the first cards, the completions are the full enumeration restricted to that prefix."""
     shoe = Shoe.decks(1)
     seen = (9, 5)
-    partial = enumerate_coups(shoe.remove(tuple(Card(rank) for rank in ("9", "5"))), dealt=seen)
+    partial = enumerate_coups(shoe.remove(tuple(Card(rank) for rank in ("9", "5"))), hand=seen + (-1,) * 4)
     assert partial.total == falling(50, 4)
-    full = enumerate_coups(shoe, tracked={"player_card1": 0, "banker_card1": 0})
+    full = enumerate_coups(shoe, tracked={"player_card1": Granularity.VALUE, "banker_card1": Granularity.VALUE})
     columns = full.columns
     prefix = (columns["player_card1_value"] == 9) & (columns["banker_card1_value"] == 5)
     for index, outcome in enumerate(("banker", "player", "tie")):

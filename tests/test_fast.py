@@ -10,6 +10,8 @@ from exact_odds.analysis import PlainEngine, analyze
 from exact_odds.bets import catalog
 from exact_odds.distribution import INT64_SAFE
 from exact_odds.fast import FastEngine, batch_expectations, coup_table
+from exact_odds.policy import resolve
+from exact_odds.rules import PUNTO_BANCO
 from exact_odds.shoe import Shoe
 
 CATALOG = catalog()
@@ -56,7 +58,7 @@ def test_a_shoe_that_overflows_int64_is_still_exact():
 def test_table_counts_each_natural_coup_once():
     """Coups that stop on a natural use four cards: their orderings in the table are exactly the
     four-value sequences with an 8 or 9 in either hand, counted here by plain loops."""
-    table = coup_table()
+    table = coup_table(resolve(PUNTO_BANCO))
     naturals = sum(1 for p1, b1, p2, b2 in product(range(10), repeat=4) if (p1 + p2) % 10 >= 8 or (b1 + b2) % 10 >= 8)
     keys = table.class_keys
     natural_class = ((keys[:, 0] >= 8) | (keys[:, 1] >= 8)) & (keys[:, 2] < 0) & (keys[:, 3] < 0)

@@ -8,6 +8,8 @@ import pytest
 
 from exact_odds.analysis import analyze
 from exact_odds.bets import catalog
+from exact_odds.policy import resolve
+from exact_odds.rules import PUNTO_BANCO
 from exact_odds.shoe import Shoe
 
 sympy = pytest.importorskip("sympy")
@@ -21,18 +23,19 @@ from exact_odds.formulas import (  # noqa: E402
 )
 
 CATALOG = catalog()
+PUNTO = resolve(PUNTO_BANCO)
 COUP_BETS = [bet for bet in CATALOG.values() if bet.needs_coup]
 CARD_BETS = [CATALOG[name] for name in ("player_pair", "either_pair", "perfect_pair")]
 
 
 @pytest.fixture(scope="module")
 def formulas():
-    return {formula.name: formula for formula in expectation_formulas(COUP_BETS + CARD_BETS)}
+    return {formula.name: formula for formula in expectation_formulas(COUP_BETS + CARD_BETS, PUNTO)}
 
 
 def test_banker_count_is_the_published_polynomial():
     # Issue 6: 256 d^2 (35403904 d^4 - 10106280 d^3 + 1069054 d^2 - 50280 d + 917).
-    banker = next(formula for formula in outcome_formulas() if formula.name == "banker")
+    banker = next(formula for formula in outcome_formulas(PUNTO) if formula.name == "banker")
     expected = 256 * d**2 * (35403904 * d**4 - 10106280 * d**3 + 1069054 * d**2 - 50280 * d + 917)
     assert sympy.expand(banker.numerator - expected) == 0
 
@@ -42,7 +45,7 @@ def test_every_formula_equals_the_direct_computation(formulas, decks):
     direct = analyze(Shoe.decks(decks), COUP_BETS + (CARD_BETS if decks <= 4 else CARD_BETS[:2]))
     for result in direct.bets:
         assert formulas[result.bet.name].at(decks) == result.expected_value, result.bet.name
-    for formula in outcome_formulas():
+    for formula in outcome_formulas(PUNTO):
         assert formula.at(decks) == direct.probability(formula.name)
 
 
@@ -50,7 +53,7 @@ def test_limits_are_the_infinite_deck(formulas):
     infinite = analyze(Shoe.infinite(), COUP_BETS + CARD_BETS)
     for result in infinite.bets:
         assert formulas[result.bet.name].limit == result.expected_value, result.bet.name
-    assert {formula.name: formula.limit for formula in outcome_formulas()} == {
+    assert {formula.name: formula.limit for formula in outcome_formulas(PUNTO)} == {
         "banker": Fraction(2212744, 4826809), "player": Fraction(2153464, 4826809), "tie": Fraction(460601, 4826809)
     }
 

@@ -19,7 +19,7 @@ FIGURES = published_figures()
 
 @pytest.fixture(scope="module")
 def calculator():
-    return Calculator(catalog())
+    return Calculator()
 
 
 @pytest.mark.parametrize("figure", FIGURES, ids=[figure.id for figure in FIGURES])

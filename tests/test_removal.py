@@ -10,16 +10,19 @@ from exact_odds.analysis import analyze
 from exact_odds.bets import catalog
 from exact_odds.cards import RANKS, Card
 from exact_odds.cli import main
+from exact_odds.policy import resolve
 from exact_odds.removal import balanced_tags, betting_correlation, removal_effects
+from exact_odds.rules import PUNTO_BANCO
 from exact_odds.shoe import Shoe
 
 CATALOG = catalog()
+PUNTO = resolve(PUNTO_BANCO)
 BETS = [CATALOG[name] for name in ("banker", "player", "tie", "dragon_7", "panda_8", "player_pair", "either_pair")]
 
 
 def test_effects_equal_direct_computation_on_the_depleted_shoes():
     shoe = Shoe.decks(6)
-    effects = removal_effects(shoe, BETS)
+    effects = removal_effects(shoe, BETS, PUNTO)
     for rank_index, rank in enumerate(RANKS):
         depleted = analyze(Shoe(shoe.rank_counts, None, "6 decks").remove((Card(rank),)), BETS)
         full = analyze(shoe, BETS)
@@ -33,19 +36,19 @@ def test_effects_equal_direct_computation_on_the_depleted_shoes():
 def test_count_weighted_effects_sum_to_exactly_zero(counts):
     """Removing an unseen card at random is fair: sum_r c_r EOR_r = 0 exactly, for any shoe."""
     shoe = Shoe(tuple(counts), None, "drawn")
-    for result in removal_effects(shoe, BETS):
+    for result in removal_effects(shoe, BETS, PUNTO):
         assert result.weighted_sum == 0, result.bet.name
 
 
 def test_whole_deck_removal_is_the_second_order_term():
-    banker = removal_effects(Shoe.decks(8), [CATALOG["banker"]])[0]
+    banker = removal_effects(Shoe.decks(8), [CATALOG["banker"]], PUNTO)[0]
     assert banker.deck_prediction == 0
     direct = analyze(Shoe.decks(7), [CATALOG["banker"]]).bets[0].expected_value - analyze(Shoe.decks(8), [CATALOG["banker"]]).bets[0].expected_value
     assert banker.deck_removed == direct != 0
 
 
 def test_tags_are_balanced_and_follow_the_effects():
-    dragon = removal_effects(Shoe.decks(8), [CATALOG["dragon_7"]])[0]
+    dragon = removal_effects(Shoe.decks(8), [CATALOG["dragon_7"]], PUNTO)[0]
     for level in (1, 2):
         tags = balanced_tags(dragon.effects, level)
         assert sum(tags) == 0 and max(map(abs, tags)) <= level
@@ -74,6 +77,6 @@ def test_a_published_8_deck_table_holds_the_9_deck_effects():
     from exact_odds.verify import parse_printed, published_figures
 
     printed = {figure.rank: parse_printed(figure.value).value for figure in published_figures() if figure.id.startswith("discountgambling-net-dragon_bonus")}
-    nine = removal_effects(Shoe.decks(9), [CATALOG["dragon_bonus_player"]])[0].effects
+    nine = removal_effects(Shoe.decks(9), [CATALOG["dragon_bonus_player"]], PUNTO)[0].effects
     for rank, value in printed.items():
         assert round(nine[RANKS.index(rank)], 6) == value

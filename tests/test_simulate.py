@@ -8,6 +8,9 @@ import pytest
 
 from exact_odds import simulate
 from exact_odds.cli import main
+from exact_odds.policy import resolve
+from exact_odds.rules import PUNTO_BANCO
+from exact_odds.shoe import Shoe
 from exact_odds.simulate import (
     Settings,
     deal_shoe,
@@ -17,6 +20,7 @@ from exact_odds.simulate import (
     summary,
 )
 
+PUNTO = resolve(PUNTO_BANCO)
 HI_LO = "2=1,3=1,4=1,5=1,6=1,T=-1,J=-1,Q=-1,K=-1,A=-1"
 ARGS = ["simulate", "--decks", "8", "--shoes", "60", "--seed", "11", "--burn", "--count", HI_LO,
         "--bets", "banker,player,tie,dragon_7,player_pair", "--format", "json"]
@@ -47,7 +51,7 @@ def test_same_bytes_through_a_dask_cluster(capsys):
 
 def test_simulated_frequencies_agree_with_exact_probabilities():
     """Fixed seed; each outcome's frequency is within 4 standard errors of the mean exact probability."""
-    settings = Settings(8, 150, 2026, Fraction(7, 8), True, None, ("banker",))
+    settings = Settings(Shoe.decks(8), 150, 2026, Fraction(7, 8), True, None, ("banker",), PUNTO)
     record = summary(run(settings))
     for name, entry in record["outcomes"].items():
         assert abs(entry["z"]) < 4, (name, entry)
@@ -55,7 +59,7 @@ def test_simulated_frequencies_agree_with_exact_probabilities():
 
 
 def test_cut_card_ends_the_shoe_one_coup_later():
-    settings = Settings(1, 1, 5, Fraction(3, 4), False, None, ("banker",))
+    settings = Settings(Shoe.decks(1), 1, 5, Fraction(3, 4), False, None, ("banker",), PUNTO)
     compositions, winners, _ = deal_shoe(settings, 0)
     seen = 52 - compositions.sum(axis=1)
     starts = seen.tolist()
@@ -64,9 +68,9 @@ def test_cut_card_ends_the_shoe_one_coup_later():
     rng.shuffle(cards)
     values = [(rank + 1) % 10 if rank < 9 else 0 for rank in cards.tolist()]
     cut = 39
-    appeared = [index for index, start in enumerate(starts) if start <= cut < start + play_values(values, start)[0]]
+    appeared = [index for index, start in enumerate(starts) if start <= cut < start + play_values(PUNTO, values, start, rng)[0]]
     assert appeared == [len(starts) - 2]
-    assert [play_values(values, start)[1] for start in starts] == winners.tolist()
+    assert [play_values(PUNTO, values, start, rng)[1] for start in starts] == winners.tolist()
 
 
 def test_interrupt_keeps_the_completed_shoes(monkeypatch):
@@ -80,7 +84,7 @@ def test_interrupt_keeps_the_completed_shoes(monkeypatch):
         return real(settings, first, last)
 
     monkeypatch.setattr(simulate, "run_chunk", interrupted)
-    settings = Settings(8, 100, 1, Fraction(7, 8), False, None, ("banker",))
+    settings = Settings(Shoe.decks(8), 100, 1, Fraction(7, 8), False, None, ("banker",), PUNTO)
     result = run(settings, workers=1)
     assert result.interrupted and sum(chunk.shoes for chunk in result.results) == 2 * simulate.CHUNK_SHOES
     assert summary(result)["interrupted"] is True
@@ -131,7 +135,7 @@ def test_plot_without_matplotlib_is_one_line(monkeypatch, capsys):
 
 
 def test_burned_cards_leave_the_shoe_but_not_the_count():
-    settings = Settings(8, 1, 9, Fraction(7, 8), True, (1,) * 13, ("banker",))
+    settings = Settings(Shoe.decks(8), 1, 9, Fraction(7, 8), True, (1,) * 13, ("banker",), PUNTO)
     compositions, _, true_counts = deal_shoe(settings, 0)
     rng = np.random.default_rng([9, 0])
     cards = np.repeat(np.arange(13), 32)

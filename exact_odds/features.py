@@ -1,0 +1,249 @@
+"""The vocabulary of a coup: card slots, granularity, feature names and columns, settlement.
+
+Every engine and every reader of a coup speaks this vocabulary. A card slot is drawn at a
+*granularity*: its face (point value or rank) and its mark (none, colour or suit). Class labels at a
+granularity are ``face * marks + mark``; the card level is rank * 4 + suit, as in
+:class:`~exact_odds.shoe.Shoe`.
+
+>>> Granularity.RANK.join(Granularity.VALUE_COLOR)
+<Granularity.RANK_COLOR: 4>
+>>> Granularity.CARD.classes, Granularity.VALUE_COLOR.classes
+(52, 20)
+>>> project_counts([1] * 52, Granularity.CARD, Granularity.VALUE_COLOR)[:4]
+[8, 8, 2, 2]
+"""
+
+from collections.abc import Callable, Iterable, Sequence
+from enum import IntEnum
+from typing import Any
+
+import numpy as np
+import numpy.typing as npt
+
+from .cards import POINT_VALUES, SUITS
+
+Array = npt.NDArray[Any]
+
+SLOTS = ("player_card1", "banker_card1", "player_card2", "banker_card2", "player_card3", "banker_card3")
+"""Card slots in deal order (the banker's third card follows the player's when both draw)."""
+FIRST_CARDS = SLOTS[:4]
+THIRD_CARDS = SLOTS[4:]
+NOT_DEALT = -1
+"""The label and value of a slot that holds no card (a third card not drawn)."""
+
+OUTCOMES = ("banker", "player", "tie")
+"""Encoding of the ``winner`` feature: its value is the index in this tuple."""
+COLORS = ("red", "black")
+SUIT_COLOR = tuple(COLORS.index("red" if suit in "HD" else "black") for suit in SUITS)
+"""Colour index of each suit of :data:`~exact_odds.cards.SUITS` (hearts and diamonds are red)."""
+
+FACES = (10, 13)
+"""Classes of a face: point value (10) or rank (13)."""
+MARKS = (1, 2, 4)
+"""Classes of a mark: none (1), colour (2) or suit (4)."""
+
+
+class Granularity(IntEnum):
+    """How finely a card slot is drawn: face (value or rank) by mark (none, colour, suit)."""
+
+    VALUE = 0
+    VALUE_COLOR = 1
+    VALUE_SUIT = 2
+    RANK = 3
+    RANK_COLOR = 4
+    CARD = 5
+
+    @property
+    def face(self) -> int:
+        """0: point value, 1: rank."""
+        return self // 3
+
+    @property
+    def mark(self) -> int:
+        """0: none, 1: colour, 2: suit."""
+        return self % 3
+
+    @property
+    def classes(self) -> int:
+        return FACES[self.face] * MARKS[self.mark]
+
+    def join(self, other: "Granularity") -> "Granularity":
+        """The coarsest granularity at least as fine as both."""
+        return Granularity(3 * max(self.face, other.face) + max(self.mark, other.mark))
+
+    def covers(self, other: "Granularity") -> bool:
+        """Whether this granularity tells everything ``other`` does."""
+        return self.face >= other.face and self.mark >= other.mark
+
+
+def card_labels(granularity: Granularity) -> Array:
+    """The label at ``granularity`` of each of the 52 cards (rank * 4 + suit)."""
+    ranks, suits = np.divmod(np.arange(52), 4)
+    face = ranks if granularity.face else np.asarray(POINT_VALUES)[ranks]
+    mark = (np.zeros(52, dtype=np.int64), np.asarray(SUIT_COLOR)[suits], suits)[granularity.mark]
+    labels: Array = face * MARKS[granularity.mark] + mark
+    return labels
+
+
+def label_map(source: Granularity, target: Granularity) -> Array:
+    """For each label at ``source``, its label at the coarser ``target``."""
+    if not source.covers(target):
+        raise ValueError(f"{source.name} does not determine {target.name}")
+    mapping = np.zeros(source.classes, dtype=np.int64)
+    mapping[card_labels(source)] = card_labels(target)
+    return mapping
+
+
+def project_counts(counts: Sequence[int], source: Granularity, target: Granularity) -> list[int]:
+    """Counts of the classes of ``source`` gathered into the classes of the coarser ``target``."""
+    if source == target:
+        return list(counts)
+    result = [0] * target.classes
+    for label, count in zip(label_map(source, target).tolist(), counts):
+        result[label] += count
+    return result
+
+
+def relabel(labels: Array, source: Granularity, target: Granularity) -> Array:
+    """Class labels at a coarser granularity, keeping :data:`NOT_DEALT`."""
+    if source == target:
+        return labels
+    mapped: Array = np.where(labels >= 0, label_map(source, target)[np.maximum(labels, 0)], NOT_DEALT)
+    return mapped
+
+
+def class_values(granularity: Granularity) -> tuple[int, ...]:
+    """The point value of each class label at ``granularity``."""
+    faces = np.arange(granularity.classes) // MARKS[granularity.mark]
+    values = faces if granularity.face == 0 else np.asarray(POINT_VALUES)[faces]
+    return tuple(int(value) for value in values)
+
+
+Levels = dict[str, Granularity]
+"""Tracked card slots and the granularity each is read at."""
+
+
+def merge_levels(*trackings: Levels) -> Levels:
+    """Slots tracked by several readers together, each at the finest granularity any needs.
+
+    >>> merge_levels({"player_card1": Granularity.RANK}, {"player_card1": Granularity.VALUE_SUIT})
+    {'player_card1': <Granularity.CARD: 5>}
+    """
+    merged: Levels = {}
+    for tracking in trackings:
+        for slot, level in tracking.items():
+            merged[slot] = merged.get(slot, Granularity.VALUE).join(level)
+    return merged
+
+
+def draw_levels(tracked: Levels) -> list[Granularity]:
+    """Per slot, the granularity to draw at: fine enough for every later slot too (the shoe's
+    counts can be gathered coarser as the deal goes on, never split finer)."""
+    levels = [tracked.get(slot, Granularity.VALUE) for slot in SLOTS]
+    for position in range(len(SLOTS) - 2, -1, -1):
+        levels[position] = levels[position].join(levels[position + 1])
+    return levels
+
+
+COUP_FEATURES = {
+    "winner": "winner",
+    "player_total": "int",
+    "banker_total": "int",
+    "player_two_card_total": "int",
+    "banker_two_card_total": "int",
+    "player_third_card": "int",
+    "banker_third_card": "int",
+    "player_cards": "int",
+    "banker_cards": "int",
+    "total_cards": "int",
+    "player_natural": "bool",
+    "banker_natural": "bool",
+    "natural": "bool",
+    "margin": "int",
+}
+"""Value-level features of a settled coup (``*_third_card`` is -1 when the hand did not draw)."""
+
+CARD_ATTRIBUTES = {
+    "value": ("int", Granularity.VALUE),
+    "rank": ("rank", Granularity.RANK),
+    "color": ("color", Granularity.VALUE_COLOR),
+    "suit": ("suit", Granularity.VALUE_SUIT),
+}
+CARD_FEATURES = {f"{slot}_{attribute}": (slot, kind, level) for slot in SLOTS for attribute, (kind, level) in CARD_ATTRIBUTES.items()}
+"""Features of one card slot: its point value, rank, colour or suit; -1 when no card was dealt."""
+
+
+def feature_kind(name: str) -> str | None:
+    """The kind of a feature (``int``, ``bool``, ``winner``, ``rank``, ``suit``, ``color``), or None."""
+    if name in COUP_FEATURES:
+        return COUP_FEATURES[name]
+    if name in CARD_FEATURES:
+        return CARD_FEATURES[name][1]
+    return None
+
+
+def coup_columns(player_two: Iterable[int] | Array, banker_two: Iterable[int] | Array, player_third: Iterable[int] | Array,
+                 banker_third: Iterable[int] | Array, naturals: Iterable[int]) -> dict[str, Array]:
+    """Every value-level coup feature, from each hand's two-card total and third-card value (-1: none).
+
+    A hand's natural is a two-card total that stops the coup under the rules (``naturals``)."""
+    p2, b2, p3, b3 = (np.asarray(column, dtype=np.int64) for column in (player_two, banker_two, player_third, banker_third))
+    player_cards = 2 + (p3 >= 0)
+    banker_cards = 2 + (b3 >= 0)
+    player_total = (p2 + np.maximum(p3, 0)) % 10
+    banker_total = (b2 + np.maximum(b3, 0)) % 10
+    winner = np.where(banker_total > player_total, 0, np.where(player_total > banker_total, 1, 2))
+    natural_totals = list(naturals)
+    player_natural = np.isin(p2, natural_totals)
+    banker_natural = np.isin(b2, natural_totals)
+    return {
+        "winner": winner,
+        "player_total": player_total,
+        "banker_total": banker_total,
+        "player_two_card_total": p2,
+        "banker_two_card_total": b2,
+        "player_third_card": p3,
+        "banker_third_card": b3,
+        "player_cards": player_cards,
+        "banker_cards": banker_cards,
+        "total_cards": player_cards + banker_cards,
+        "player_natural": player_natural.astype(np.int64),
+        "banker_natural": banker_natural.astype(np.int64),
+        "natural": (player_natural | banker_natural).astype(np.int64),
+        "margin": np.abs(player_total - banker_total),
+    }
+
+
+def card_columns(slot: str, level: Granularity, labels: Iterable[int] | Array) -> dict[str, Array]:
+    """Features of one card slot from its class labels at ``level`` (-1: not dealt)."""
+    labels = np.asarray(labels, dtype=np.int64)
+    dealt = labels >= 0
+    safe = np.maximum(labels, 0)
+    marks = MARKS[level.mark]
+    face, mark = np.divmod(safe, marks)
+    columns = {f"{slot}_value": face if level.face == 0 else np.asarray(POINT_VALUES)[face]}
+    if level.face:
+        columns[f"{slot}_rank"] = face
+    if level.mark:
+        columns[f"{slot}_color"] = mark if level.mark == 1 else np.asarray(SUIT_COLOR)[mark]
+    if level.mark == 2:
+        columns[f"{slot}_suit"] = mark
+    return {name: np.where(dealt, column, NOT_DEALT) for name, column in columns.items()}
+
+
+def first_match(conditions: Sequence[Callable[[dict[str, Array]], Array]], columns: dict[str, Array]) -> Array:
+    """Per row of ``columns``, the index of the first condition that holds (``len(conditions)``
+    where none does): how a pay table settles, the first matching row winning.
+
+    >>> columns = {"x": np.array([1, 2, 3])}
+    >>> first_match([lambda c: c["x"] >= 2, lambda c: c["x"] == 3], columns).tolist()
+    [2, 0, 0]
+    """
+    rows = len(next(iter(columns.values())))
+    settled = np.full(rows, len(conditions), dtype=np.int64)
+    open_rows = np.ones(rows, dtype=bool)
+    for index, condition in enumerate(conditions):
+        hits = open_rows & np.broadcast_to(condition(columns), (rows,))
+        settled[hits] = index
+        open_rows &= ~hits
+    return settled

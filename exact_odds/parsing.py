@@ -1,0 +1,72 @@
+"""Strict parsers for the numbers a user types: one per kind, each error naming what and the value.
+
+Only ASCII digits count (``²`` and ``٣`` are not numbers here), lengths are bounded, and an exact
+number is an integer, a decimal or a fraction, never a float.
+
+>>> parse_count("12", "--decks")
+12
+>>> parse_exact("-2.5", "--x"), parse_exact("9/11", "--x")
+(Fraction(-5, 2), Fraction(9, 11))
+>>> parse_percent("2.5%", "--commission")
+Fraction(5, 2)
+>>> parse_count("1_0", "--decks")
+Traceback (most recent call last):
+exact_odds.errors.InputError: --decks must be a whole number written with the digits 0-9, not '1_0'
+"""
+
+import re
+from fractions import Fraction
+
+from .errors import InputError
+
+MAX_DIGITS = 12
+"""A count has at most this many digits (a trillion): larger counts are never meaningful here."""
+MAX_NUMBER_TEXT = 40
+"""An exact number is at most this many characters long."""
+EXACT = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]+)?|\.[0-9]+)(?:/[0-9]+)?")
+
+
+def shown(text: object, limit: int = 40) -> str:
+    """A user's value quoted for an error message, cut short when long."""
+    quoted = repr(text)
+    return quoted if len(quoted) <= limit else quoted[: limit - 4] + "...'"
+
+
+def parse_count(text: object, what: str, minimum: int = 0, maximum: int | None = None) -> int:
+    """A whole number from ``minimum`` to ``maximum``, written with ASCII digits only."""
+    words = str(text).strip()
+    if not re.fullmatch(r"[0-9]+", words, flags=re.ASCII):
+        raise InputError(f"{what} must be a whole number written with the digits 0-9, not {shown(text)}")
+    if len(words.lstrip("0")) > MAX_DIGITS:
+        raise InputError(f"{what} is too large: {shown(text)} (at most {MAX_DIGITS} digits)")
+    value = int(words)
+    if value < minimum:
+        raise InputError(f"{what} must be at least {minimum}, not {shown(text)}")
+    if maximum is not None and value > maximum:
+        raise InputError(f"{what} must be at most {maximum:,}, not {shown(text)}")
+    return value
+
+
+def parse_exact(text: object, what: str, example: str = "5, 2.5 or 5/2") -> Fraction:
+    """An exact number: an integer, a decimal or a fraction (``-3``, ``0.54``, ``19/20``)."""
+    words = str(text).strip()
+    if len(words) > MAX_NUMBER_TEXT or not EXACT.fullmatch(words):
+        raise InputError(f"{what} must be an exact number such as {example}, not {shown(text)}")
+    try:
+        return Fraction(words)
+    except ZeroDivisionError:
+        raise InputError(f"{what}: {shown(text)} divides by zero") from None
+
+
+def parse_percent(text: object, what: str) -> Fraction:
+    """A percentage as an exact number, with or without a trailing ``%``."""
+    words = str(text).strip()
+    return parse_exact(words[:-1] if words.endswith("%") else words, what, "5, 2.5 or 2.5%")
+
+
+def parse_probability(text: object, what: str) -> Fraction:
+    """An exact probability from 0 to 1 (``9/11``, ``0.25``, ``1``)."""
+    value = parse_exact(text, what, "9/11 or 0.25")
+    if not 0 <= value <= 1:
+        raise InputError(f"{what} must be a probability from 0 to 1, not {shown(text)}")
+    return value

@@ -1,0 +1,148 @@
+"""Every option takes effect where it means something and is an error where it means nothing."""
+
+import json
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from oracles import brute_force_expectations
+
+from exact_odds.analysis import PlainEngine, analyze
+from exact_odds.bets import load_bets
+from exact_odds.cards import Card
+from exact_odds.distribution import falling
+from exact_odds.shoe import Shoe
+
+THIRD_CARD_KING = """
+[[bet]]
+name = "player_third_king"
+description = "The player draws a king"
+pays = [ { when = "player_card3_rank == K", pays = "20", event = "player draws a king" } ]
+"""
+
+
+def test_shoe_options_before_deal_take_effect(run):
+    """Regression: `--decks 1 deal 9S 5D` once dealt from 8 decks."""
+    code, out, _ = run("--decks", "1", "deal", "9S", "5D")
+    assert code == 0 and "drawing from 1 deck (52 cards) less those cards (50 left)" in out
+    assert run("--decks", "1", "deal", "9S", "5D") == run("deal", "9S", "5D", "--decks", "1")
+
+
+def test_commission_reaches_deal(run):
+    """Regression: `--commission 4 deal ...` once paid the banker 95."""
+    code, out, _ = run("--commission", "4", "deal", "4C", "AD", "KS", "2H", "8C", "--stake", "100")
+    assert code == 0 and "banker  100      wins 96" in out
+
+
+def test_tie_pays_reaches_deal(run):
+    code, out, _ = run("deal", "7S", "3D", "KH", "4C", "--tie-pays", "9")
+    assert code == 0 and "tie     100      wins 900" in out
+
+
+def test_shoe_options_before_eor_take_effect(run):
+    """Regression: `--decks 1 eor` once analysed 8 decks."""
+    code, out, _ = run("--decks", "1", "eor", "--format", "json")
+    assert code == 0 and json.loads(out)["shoe"] == "1 deck (52 cards)"
+
+
+@pytest.mark.parametrize("args,message", [
+    (["--decks", "1", "formula"], "--decks means nothing to `formula`"),
+    (["--remove", "5", "export"], "--remove means nothing to `export`"),
+    (["--rules", "baccarat_gold", "verify"], "--rules means nothing to `verify`"),
+    (["--commission", "4", "rules"], "--commission means nothing to `rules`"),
+    (["--format", "json", "deal", "9S"], "--format before a command belongs to the analysis"),
+    (["--decks", "1", "deal", "9S", "--decks", "2"], "--decks is given both before and after `deal`"),
+    (["--bets", "banker", "verify"], "--bets means nothing to `verify`"),
+])
+def test_an_option_where_it_means_nothing_is_an_error(run, args, message):
+    code, _, err = run(*args)
+    assert code == 2 and message in err and len(err.strip().splitlines()) == 1
+
+
+def test_deal_checks_the_cards_against_the_shoe(run):
+    code, _, err = run("deal", "--decks", "1", "KS", "KS", "KS", "KS", "KS", "KS")
+    assert code == 2 and "no more KS" in err
+
+
+def test_a_bets_file_may_not_redefine_a_catalog_bet(tmp_path, run):
+    path = tmp_path / "bets.toml"
+    path.write_text('[[bet]]\nname = "banker"\npays = [ { when = "winner == banker", pays = "1" } ]\n')
+    code, _, err = run("--bets-file", str(path), "--bets", "banker")
+    assert code == 2 and "'banker' is already in the catalog" in err
+
+
+def test_a_third_card_slot_is_counted_through_the_coup():
+    """A third card exists only when the coup draws it: 1 deck, P(player draws a king) is not 1/13."""
+    bet = load_bets(THIRD_CARD_KING, "test")["player_third_king"]
+    assert bet.needs_coup
+    result = analyze(Shoe.decks(1), [bet])
+    wins = result.bets[0].rows[0]
+    assert result.bets[0].total == falling(52, 6)
+    assert round(wins.probability, 4) == Fraction("0.0384")
+    assert analyze(Shoe.decks(1), [bet], engine=PlainEngine()).bets[0].rows == result.bets[0].rows
+
+
+def test_third_card_slot_bets_equal_brute_force():
+    bets = load_bets(THIRD_CARD_KING + """
+[[bet]]
+name = "banker_third_red"
+pays = [ { when = "banker_card3_suit == H and banker_card3_value == 4", pays = "30" } ]
+""", "test")
+    counts = Counter({Card("K", "H"): 2, Card("2", "S"): 1, Card("4", "H"): 2, Card("A", "S"): 1, Card("T", "S"): 1})
+    shoe = Shoe.parse("Kh=2,2s=1,4h=2,As=1,Ts=1")
+    expected = brute_force_expectations(list(bets.values()), counts)
+    assert {result.bet.name: result.expected_value for result in analyze(shoe, list(bets.values())).bets} == expected
+
+
+BANKER_SEVEN = """
+[[bet]]
+name = "banker_seven"
+description = "Banker wins with a total of 7"
+pays = [ { when = "winner == banker and banker_total == 7", pays = "5" } ]
+"""
+
+
+@pytest.fixture
+def user_bets(tmp_path):
+    path = tmp_path / "mine.toml"
+    path.write_text(BANKER_SEVEN)
+    return str(path)
+
+
+def test_user_bets_reach_eor_formula_export_and_verify(tmp_path, run, user_bets):
+    code, out, _ = run("eor", "--decks", "1", "--bets-file", user_bets, "--bets", "banker_seven", "--format", "json")
+    assert code == 0 and "banker_seven" in json.loads(out)["bets"]
+    code, out, _ = run("formula", "--bets-file", user_bets, "--bets", "banker_seven", "--format", "json")
+    assert code == 0 and "banker_seven" in json.loads(out)["bets"]
+    code, out, _ = run("export", "--bets-file", user_bets, "--bets", "banker,banker_seven", "--decks", "1", "--out", str(tmp_path / "out"), "--no-formulas")
+    assert code == 0 and "banker_seven" in (tmp_path / "out" / "decks-1.json").read_text()
+    exact = analyze(Shoe.decks(1), list(load_bets(BANKER_SEVEN, "t").values())).bets[0].house_edge
+    figures = tmp_path / "figures.toml"
+    figures.write_text(f'[[figure]]\nid = "mine"\nmeasure = "house_edge"\nbet = "banker_seven"\ndecks = 1\n'
+                       f'value = "{float(exact * 100):.3f}%"\nsource = "me"\nurl = "here"\n')
+    code, out, _ = run("verify", "--data", str(figures), "--bets-file", user_bets)
+    assert code == 0 and "1 figures: 1 as expected" in out
+
+
+def test_verify_records_may_name_rules_and_policy(tmp_path, run):
+    figures = tmp_path / "figures.toml"
+    figures.write_text('[[figure]]\nid = "gold"\nmeasure = "house_edge"\nbet = "tie"\ndecks = 8\nrules = "baccarat_gold"\n'
+                       'policy = "player_on_5=draw"\nvalue = "4.908%"\nsource = "Wizard of Odds: Baccarat Gold"\nurl = "u"\n')
+    code, out, _ = run("verify", "--data", str(figures))
+    assert code == 0 and "1 figures: 1 as expected" in out
+
+
+def test_version(run):
+    from exact_odds import __version__
+
+    code, out, _ = run("--version")
+    assert code == 0 and out == f"baccarat-odds {__version__}\n"
+
+
+def test_the_public_api():
+    import exact_odds
+    from exact_odds import BACCARAT_GOLD, DrawRules, Shoe, analyze, batch_expectations, catalog
+
+    assert isinstance(BACCARAT_GOLD, DrawRules) and callable(analyze) and callable(batch_expectations)
+    assert analyze(Shoe.decks(1), [catalog()["banker"]]).total == falling(52, 6)
+    assert set(exact_odds.__all__) >= {"Shoe", "catalog", "analyze", "batch_expectations", "DrawRules", "PUNTO_BANCO", "BACCARAT_GOLD"}
