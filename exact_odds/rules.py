@@ -202,7 +202,36 @@ BACCARAT_GOLD = DrawRules(
 may draw or stand on 5; when the player draws, the banker draws on 0-3, on 4-5 only against a
 player third card of 3-7, never on 6-7; otherwise as Punto Banco; tie pays 9 to 1."""
 
-PRESETS = {"punto_banco": PUNTO_BANCO, "baccarat_gold": BACCARAT_GOLD}
+def chemin_de_fer(name: str, player_sees: str, banker_sees: str) -> DrawRules:
+    """Chemin de fer as a game: the player may draw or stand on 5 (draws on 0-4, stands on 6-7), and
+    the banker may draw or stand in every situation (his two-card total 0-7 against the player's
+    third card, or the player's standing). Ethier and Gamez (2013) name the models by what each side
+    sees at a choice: its two-card total, or its two cards."""
+    return DrawRules(
+        name=name,
+        naturals=frozenset({8, 9}),
+        player=tuple("DDDDDCSS--"),
+        banker_when_player_stood=tuple("CCCCCCCC--"),
+        banker_tableau=tuple(tuple("C" * 10) if total <= 7 else tuple("-" * 10) for total in range(10)),
+        player_sees=player_sees,
+        banker_sees=banker_sees,
+    )
+
+
+CHEMIN_DE_FER_A = chemin_de_fer("Chemin de fer, model A (Kemeny-Snell)", "total", "total")
+"""Each side sees only its total (with cards drawn with replacement, Kemeny and Snell's 2 x 2^88 game)."""
+CHEMIN_DE_FER_B2 = chemin_de_fer("Chemin de fer, model B2 (Downton-Lockwood)", "total", "cards")
+"""The player sees his total, the banker his two cards (a 2 x 2^484 game)."""
+CHEMIN_DE_FER_B3 = chemin_de_fer("Chemin de fer, model B3 (Ethier-Gamez)", "cards", "cards")
+"""Each side sees its two cards (a 2^5 x 2^484 game)."""
+
+PRESETS = {
+    "punto_banco": PUNTO_BANCO,
+    "baccarat_gold": BACCARAT_GOLD,
+    "chemin_de_fer_a": CHEMIN_DE_FER_A,
+    "chemin_de_fer_b2": CHEMIN_DE_FER_B2,
+    "chemin_de_fer_b3": CHEMIN_DE_FER_B3,
+}
 
 
 def rules_toml(rules: DrawRules) -> str:
