@@ -6,6 +6,7 @@ command where they mean something. Given to a command where they mean nothing, t
 """
 
 import contextlib
+import os
 import sys
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
@@ -188,6 +189,21 @@ def options(ctx: click.Context, **local: Any) -> Options:
     return Options(**{name: value for name, value in merged.items() if value is not None})
 
 
+MAX_SIMULATED_CARDS = 52_000
+"""simulate deals shoes of at most this many cards (1,000 decks)."""
+
+
+def plot_target(path: str | None) -> Any:
+    """The file a --plot goes to, checked (and matplotlib found) before any work is done."""
+    if path is None:
+        return None
+    from .files import FileTarget
+    from .plots import pyplot
+
+    pyplot()
+    return FileTarget(path, "--plot")
+
+
 def emit(text: str) -> None:
     click.echo(text, nl=False)
 
@@ -316,16 +332,18 @@ def verify(ctx: click.Context, data_file: str | None, source_text: str | None, b
 
 
 @cli.command()
-@click.option("--out", default="results", show_default=True, type=click.Path(file_okay=False), help="Folder to write.")
+@click.option("--out", default="results", show_default=True, help="Folder to write (a new or empty folder, or one export wrote).")
 @click.option("--decks", "deck_text", metavar="LIST", help="Deck counts: 1-8 (default), 1,2,6, inf...")
 @click.option("--formulas/--no-formulas", default=True, show_default=True, help="Also write the closed forms in d (JSON and LaTeX).")
+@click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only export's own files are replaced).")
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
-def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, **local: Any) -> None:
-    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms and an index
-    (every catalog bet, or --bets; your --bets-file bets too)."""
-    from .export import export as write_tables
-    from .export import parse_deck_list
+def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, force: bool, **local: Any) -> None:
+    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms, an index
+    and a manifest (every catalog bet, or --bets; your --bets-file bets too). The folder is written
+    whole or not at all."""
+    from .export import export_files, parse_deck_list
+    from .files import FolderTarget
 
     given_options = options(ctx, **local)
     before = ctx.find_root().params.get("decks")
@@ -333,8 +351,11 @@ def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, 
         raise InputError("--decks is given both before and after `export`: give it once")
     decks = parse_deck_list(deck_text or (str(before) if before is not None else "1-8"))
     bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
-    written = write_tables(out, decks, bets, given_options.decisions(), progress_bar("exporting"), formulas)
-    click.echo(f"wrote {len(written) + 1} files to {out}")
+    decisions = given_options.decisions()
+    with FolderTarget(out, force) as target:
+        files = export_files(decks, bets, decisions, progress_bar("exporting"), formulas)
+        target.write(files)
+    click.echo(f"wrote {len(files) + 1} files to {out}")
 
 
 @cli.command()
@@ -392,16 +413,13 @@ def eor(ctx: click.Context, fmt: str, plot_path: str | None, **local: Any) -> No
     given_options = options(ctx, **local)
     shoe = given_options.shoe()
     bets, _ = given_options.bets(suits_known=False)
-    if plot_path:
-        from .simulate import pyplot
-
-        pyplot()
+    plot = plot_target(plot_path)
     results = removal_effects(shoe, bets, given_options.decisions())
     emit(removal_report(results, shoe, fmt))
-    if plot_path:
-        from .simulate import plot_removal
+    if plot:
+        from .plots import removal_figure
 
-        plot_removal(results, plot_path)
+        plot.write(removal_figure(results))
 
 
 @cli.command()
@@ -425,55 +443,67 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
     import os
     from pathlib import Path
 
-    from .simulate import (
-        Settings,
-        parse_penetration,
-        parse_tags,
-        plot_simulation,
-        pyplot,
-        run,
-        summary,
-        summary_text,
-    )
+    from .simulate import Settings, parse_penetration, parse_tags, run, summary, summary_text
+
+    from .parallel import check_address, cores
 
     given_options = options(ctx, **local)
     shoe = given_options.shoe()
     if shoe.with_replacement:
         raise InputError("simulate deals real shoes: give a whole number of decks or a --shoe")
+    if shoe.size > MAX_SIMULATED_CARDS:
+        raise InputError(f"simulate shuffles at most {MAX_SIMULATED_CARDS:,} cards ({MAX_SIMULATED_CARDS // 52:,} decks); this shoe holds {shoe.size:,}")
+    if scheduler:
+        check_address(scheduler)
+    if workers is not None and workers > cores():
+        click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
     bets_text = None
     if given_options.bets_file:
         bets_text = Path(given_options.bets_file).read_text(encoding="utf-8")
     bets, notes = given_options.bets(suits_known=False)
     settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
                         tuple(bet.name for bet in bets), given_options.decisions(), bets_text)
-    if plot_path:
-        pyplot()  # fail now, not after the run, when matplotlib is missing
+    plot = plot_target(plot_path)
     bar: Any = click.progressbar(length=shoes, label="shoes", file=sys.stderr) if sys.stderr.isatty() else contextlib.nullcontext()
     with bar as progress:
-        simulation = run(settings, workers or os.cpu_count() or 1, scheduler, progress.update if progress else None)
+        simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
     record = summary(simulation)
     record["notes"] = notes
     if fmt == "json":
         click.echo(json.dumps(record, indent=2))
     else:
         emit(summary_text(record) + "".join(f"Note: {note}\n" for note in notes))
-    if plot_path and simulation.results:
-        plot_simulation(simulation, plot_path)
+    if plot and simulation.results:
+        from .plots import simulation_figure
+
+        plot.write(simulation_figure(simulation.expectations(), simulation.true_counts(), settings.bet_names))
     if simulation.interrupted:
         sys.exit(130)
 
 
+def fail(message: str, code: int) -> None:
+    """One line on stderr (cut short if long), then exit."""
+    line = " ".join(message.split())
+    click.echo(f"baccarat-odds: {line[:400] + ' ...' if len(line) > 400 else line}", err=True)
+    sys.exit(code)
+
+
 def main(argv: Iterable[str] | None = None) -> None:
-    """Entry point: every input error is one line on stderr and exit status 2."""
+    """Entry point: every input error is one line on stderr and exit status 2; Ctrl-C is 130; an
+    output that cannot be written (a closed pipe, a full disk) is one line and status 1."""
     try:
         code = cli.main(args=list(argv) if argv is not None else None, prog_name="baccarat-odds", standalone_mode=False)
     except click.ClickException as error:
-        click.echo(f"baccarat-odds: error: {error.format_message()}", err=True)
-        sys.exit(2)
-    except click.Abort:
-        click.echo("baccarat-odds: interrupted", err=True)
-        sys.exit(130)
+        fail(f"error: {error.format_message()}", 2)
+    except (click.Abort, KeyboardInterrupt):
+        fail("interrupted", 130)
     except InputError as error:
-        click.echo(f"baccarat-odds: error: {error}", err=True)
-        sys.exit(2)
+        fail(f"error: {error}", 2)
+    except BrokenPipeError:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the exit does not fail to flush again
+        fail("error: the output was closed before it was all written", 1)
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        fail(f"error: {error.strerror or error}{where}", 1)
     sys.exit(code if isinstance(code, int) else 0)

@@ -1,148 +1,268 @@
-"""The condition language of pay tables: comparisons of coup features, joined by and/or/not.
+"""The condition language of pay tables, parsed (never evaluated as Python) into a :class:`Condition`.
 
-Parsed by a small recursive-descent parser (never ``eval``) into a :class:`Condition` that
-evaluates over the feature columns of a :class:`~exact_odds.distribution.Distribution`.
+A condition compares features of a coup (``winner``, totals, cards, naturals, the card slots'
+value, rank, suit and colour), counts the cards dealt that satisfy a predicate (``count``,
+``player_count``, ``banker_count``), does integer arithmetic (``+ - * %``) and joins with ``and``,
+``or``, ``not`` and parentheses. Orderings (``< <= > >=``) apply to numbers only.
+
+Each comparison of one card slot with literals is tabulated over the 52 cards, so a condition
+reads each slot at the coarsest granularity that decides it (``player_card1_rank == 9`` needs the
+point value only; ``player_card1_rank == K`` the rank; ``player_card1_suit in [H, D]`` the colour).
 
 >>> condition = parse_condition("winner == banker and banker_cards == 3 and banker_total == 7")
 >>> sorted(condition.features)
 ['banker_cards', 'banker_total', 'winner']
 >>> parse_condition("player_card1_rank == K").requirements()
 (False, {'player_card1': <Granularity.RANK: 3>})
+>>> parse_condition("count(card_rank == 9) >= 2").requirements()[1]["banker_card3"]
+<Granularity.VALUE: 0>
 >>> parse_condition("winner == bunker")
 Traceback (most recent call last):
-exact_odds.errors.InputError: 'bunker' is not a value of winner (expected banker, player, tie)
+exact_odds.errors.InputError: 'bunker' is not a value of winner (expected banker, player, tie) in condition 'winner == bunker'
 """
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
-from .cards import RANKS, SUITS, rank_index
+from .cards import POINT_VALUES, RANKS, SUITS, rank_index
 from .errors import InputError
-from .features import CARD_FEATURES, COLORS, COUP_FEATURES, OUTCOMES, THIRD_CARDS, Array, Levels, feature_kind, merge_levels
+from .features import (
+    CARD_ATTRIBUTES,
+    CARD_FEATURES,
+    COLORS,
+    COUP_FEATURES,
+    OUTCOMES,
+    SLOTS,
+    SUIT_COLOR,
+    THIRD_CARDS,
+    Array,
+    Columns,
+    Granularity,
+    Levels,
+    coarsest_granularity,
+    merge_levels,
+)
+from .parsing import shown
+
+MAX_LENGTH = 10_000
+"""A condition has at most this many characters."""
+MAX_DEPTH = 40
+"""Parentheses and aggregates nest at most this deep."""
+AGGREGATES = {"count": SLOTS, "player_count": SLOTS[0::2], "banker_count": SLOTS[1::2]}
+"""Aggregates and the slots they count over (the cards the coup dealt, or one hand's)."""
+CARD_WORDS = {f"card_{attribute}": (kind, level) for attribute, (kind, level) in CARD_ATTRIBUTES.items()}
+"""Inside an aggregate, the card being counted: card_value, card_rank, card_color, card_suit."""
+ORDERINGS = ("<", "<=", ">", ">=")
+COMPARE: dict[str, Callable[[Array, Array], Array]] = {
+    "==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+TOKEN = re.compile(r"\s*(?:(==|!=|<=|>=|<|>|\(|\)|\[|\]|,|\+|-|\*|%)|([A-Za-z_][A-Za-z0-9_]*|[0-9]+))", re.ASCII)
+DECK = Columns({f"card_{name}": values for name, values in {
+    "value": np.asarray(POINT_VALUES)[np.arange(52) // 4],
+    "rank": np.arange(52) // 4,
+    "suit": np.arange(52) % 4,
+    "color": np.asarray(SUIT_COLOR)[np.arange(52) % 4],
+}.items()})
+"""The 52 cards as columns: an aggregate's predicate is tabulated over them."""
+
+Evaluator = Callable[[Columns], Array]
+
+
+@dataclass(frozen=True)
+class Expr:
+    """A parsed expression: its kind (bool, int, winner, rank, suit, color, or literal for a bare
+    word or number), how to evaluate it, the features and card slots it reads."""
+
+    kind: str
+    evaluate: Evaluator | None = None
+    text: str = ""
+    features: frozenset[str] = frozenset()
+    slots: Levels = field(default_factory=dict)
+    card: int | None = None
+    """For a plain card-slot feature: the slot's index (it may be tabulated over the 52 cards)."""
+
+
+@dataclass(frozen=True, eq=False)
+class Condition:
+    """A parsed condition: its text, the features it reads, the card slots with their granularity,
+    and its evaluator over feature columns."""
+
+    text: str
+    features: frozenset[str]
+    slots: Levels
+    evaluate: Evaluator
+
+    def requirements(self) -> tuple[bool, Levels]:
+        """Whether it needs the whole coup (a coup feature, a third card, which exists only when the
+        coup draws it, or nothing at all), and the card slots it reads with their granularity."""
+        coup_feature = any(name in COUP_FEATURES for name in self.features)
+        needs_coup = coup_feature or any(slot in THIRD_CARDS for slot in self.slots) or not self.slots
+        return needs_coup, dict(self.slots)
+
+    def __call__(self, columns: Columns) -> Array:
+        rows = len(next(iter(columns.values())))
+        result: Array = np.broadcast_to(self.evaluate(columns), (rows,))
+        return result
 
 
 def literal_code(kind: str, feature: str, text: str) -> int:
     """The integer code of a literal compared with a feature of ``kind``."""
     lowered = text.lower()
-    if kind == "winner":
-        if lowered in OUTCOMES:
-            return OUTCOMES.index(lowered)
-        expected = ", ".join(OUTCOMES)
-    elif kind == "rank":
+    if kind == "winner" and lowered in OUTCOMES:
+        return OUTCOMES.index(lowered)
+    if kind == "rank":
         try:
             return rank_index(text)
         except InputError:
-            expected = " ".join(RANKS)
-    elif kind == "suit":
-        if text.upper() in SUITS:
-            return SUITS.index(text.upper())
-        expected = " ".join(SUITS)
-    elif kind == "color":
-        if lowered in COLORS:
-            return COLORS.index(lowered)
-        expected = ", ".join(COLORS)
-    elif kind == "bool":
-        if lowered in ("true", "false"):
-            return int(lowered == "true")
-        expected = "true, false"
-    else:
-        if re.fullmatch(r"-?\d+", text):
-            return int(text)
-        expected = "an integer"
-    raise InputError(f"{text!r} is not a value of {feature} (expected {expected})")
+            pass
+    if kind == "suit" and text.upper() in SUITS:
+        return SUITS.index(text.upper())
+    if kind == "color" and lowered in COLORS:
+        return COLORS.index(lowered)
+    if kind == "bool" and lowered in ("true", "false"):
+        return int(lowered == "true")
+    if kind == "int" and re.fullmatch(r"-?[0-9]+", text):
+        return int(text)
+    expected = {"winner": ", ".join(OUTCOMES), "rank": " ".join(RANKS), "suit": " ".join(SUITS), "color": ", ".join(COLORS),
+                "bool": "true, false", "int": "an integer"}[kind]
+    raise InputError(f"{shown(text)} is not a value of {feature} (expected {expected})")
 
 
-TOKEN = re.compile(r"\s*(?:(==|!=|<=|>=|<|>|\(|\)|\[|\]|,)|([A-Za-z_][A-Za-z0-9_]*|-?\d+))")
-COMPARE = {"==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
+def _slot_column(slot: str, attribute: str, level: Granularity) -> Evaluator:
+    """A card slot's attribute, read from a table whose slot is tracked finely enough."""
+    name = f"{slot}_{attribute}"
+
+    def read(columns: Columns) -> Array:
+        held = columns.levels.get(slot)
+        if held is None or not held.covers(level):
+            raise MissingDetail(slot, attribute)
+        return columns[name]
+
+    return read
 
 
-@dataclass(frozen=True)
-class Condition:
-    """A parsed condition: its text, the features it reads and its evaluator."""
+def _tabulated(slot: str, truth: Array) -> tuple[Evaluator, Granularity]:
+    """A test of one card slot given by its truth over the 52 cards, read through the slot's
+    representative card; false where the slot holds no card."""
+    level = coarsest_granularity(truth)
+    table = np.append(truth, False)
+    name = f"{slot}_card"
 
-    text: str
-    features: frozenset[str]
-    evaluate: Callable[[dict[str, np.ndarray]], np.ndarray]
+    def test(columns: Columns) -> Array:
+        held = columns.levels.get(slot)
+        if held is None or not held.covers(level):
+            raise MissingDetail(slot, "card")
+        looked_up: Array = table[columns[name]]
+        return looked_up
 
-    def requirements(self) -> tuple[bool, Levels]:
-        """Whether it needs the whole coup (a coup feature, or a third card, which exists only when
-        the coup draws it), and the card slots it reads with their granularity."""
-        cards = [CARD_FEATURES[name] for name in self.features if name in CARD_FEATURES]
-        needs_coup = any(name in COUP_FEATURES for name in self.features) or any(slot in THIRD_CARDS for slot, _, _ in cards)
-        return needs_coup, merge_levels(*({slot: level} for slot, _, level in cards))
+    return test, level
 
-    def __call__(self, columns: dict[str, np.ndarray]) -> np.ndarray:
-        rows = len(next(iter(columns.values())))
-        return np.broadcast_to(self.evaluate(columns), (rows,))
+
+class MissingDetail(InputError):
+    """A condition reads more of a card than the table (or the cards given) shows."""
+
+    def __init__(self, slot: str, attribute: str):
+        super().__init__(f"the condition reads {slot}'s {attribute}, which the cards given do not show (give suits, e.g. 9h)")
 
 
 class _Parser:
-    def __init__(self, text: str):
+    def __init__(self, text: str, card_context: bool = False):
+        if len(text) > MAX_LENGTH:
+            raise InputError(f"condition of {len(text):,} characters: at most {MAX_LENGTH:,}")
         self.text = text
-        self.tokens = []
+        self.card_context = card_context
+        self.tokens: list[str] = []
         position = 0
         while position < len(text.rstrip()):
             match = TOKEN.match(text, position)
             if not match:
-                raise InputError(f"unexpected {text[position:].strip()[:20]!r} in condition {text!r}")
+                raise self.error(f"unexpected {shown(text[position:].strip()[:20])}")
             self.tokens.append(match.group(1) or match.group(2))
             position = match.end()
         self.index = 0
-        self.features: set[str] = set()
+        self.depth = 0
+
+    def error(self, message: str) -> InputError:
+        return InputError(f"{message} in condition {shown(self.text, 80)}")
+
+    def unknown(self, word: str) -> InputError:
+        context = " (inside count(...) the card is card_value, card_rank, card_suit, card_color)" if self.card_context else ""
+        return self.error(f"unknown feature {shown(word)}{context}")
 
     def peek(self) -> str | None:
         return self.tokens[self.index] if self.index < len(self.tokens) else None
 
+    def peek_word(self) -> str:
+        return (self.peek() or "").lower()
+
     def take(self, expected: str | None = None) -> str:
         token = self.peek()
         if token is None or (expected is not None and token.lower() != expected):
-            found = "the end" if token is None else repr(token)
-            raise InputError(f"expected {expected or 'more'} but found {found} in condition {self.text!r}")
+            found = "the end" if token is None else shown(token)
+            raise self.error(f"expected {expected or 'more'} but found {found}")
         self.index += 1
         return token
 
-    def parse(self) -> Condition:
+    def parse(self) -> Expr:
         if not self.tokens:
             raise InputError("empty condition")
-        evaluate = self.disjunction()
+        expression = self.disjunction()
         if self.peek() is not None:
-            raise InputError(f"unexpected {self.peek()!r} in condition {self.text!r}")
-        return Condition(self.text, frozenset(self.features), evaluate)
+            raise self.error(f"unexpected {shown(self.peek())}")
+        return self.boolean(expression)
 
-    def disjunction(self):
-        parts = [self.conjunction()]
-        while (self.peek() or "").lower() == "or":
-            self.take()
-            parts.append(self.conjunction())
-        return parts[0] if len(parts) == 1 else lambda columns: np.logical_or.reduce([part(columns) for part in parts])
+    def boolean(self, expression: Expr) -> Expr:
+        if expression.kind == "literal" and expression.text.lower() in ("true", "false"):
+            value = expression.text.lower() == "true"
+            return Expr("bool", lambda columns: np.bool_(value))
+        if expression.kind == "literal":
+            raise self.unknown(expression.text)
+        if expression.kind != "bool":
+            name = expression.text or "this expression"
+            raise self.error(f"{name} is not true/false; compare it with a value")
+        return expression
 
-    def conjunction(self):
-        parts = [self.negation()]
-        while (self.peek() or "").lower() == "and":
-            self.take()
-            parts.append(self.negation())
-        return parts[0] if len(parts) == 1 else lambda columns: np.logical_and.reduce([part(columns) for part in parts])
+    def disjunction(self) -> Expr:
+        return self.joined("or", self.conjunction, np.logical_or)
 
-    def negation(self):
-        if (self.peek() or "").lower() == "not":
-            self.take()
-            inner = self.negation()
-            return lambda columns: np.logical_not(inner(columns))
-        return self.comparison()
+    def conjunction(self) -> Expr:
+        return self.joined("and", self.negation, np.logical_and)
 
-    def comparison(self):
-        if self.peek() == "(":
+    def joined(self, word: str, part: Callable[[], Expr], join: Callable[..., Array]) -> Expr:
+        parts = [part()]
+        while self.peek_word() == word:
             self.take()
-            inner = self.disjunction()
-            self.take(")")
+            parts.append(part())
+        if len(parts) == 1:
+            return parts[0]
+        booleans = [self.boolean(expression) for expression in parts]
+        evaluators = [expression.evaluate for expression in booleans]
+        return Expr("bool", lambda columns: join.reduce([evaluate(columns) for evaluate in evaluators if evaluate]),
+                    features=frozenset().union(*(expression.features for expression in booleans)),
+                    slots=merge_levels(*(expression.slots for expression in booleans)))
+
+    def negation(self) -> Expr:
+        negations = 0
+        while self.peek_word() == "not":
+            self.take()
+            negations += 1
+        expression = self.comparison()
+        if not negations:
+            return expression
+        inner = self.boolean(expression)
+        evaluate = inner.evaluate
+        assert evaluate is not None
+        if negations % 2 == 0:
             return inner
-        left = self.take()
-        operator = (self.peek() or "").lower()
+        return Expr("bool", lambda columns: np.logical_not(evaluate(columns)), features=inner.features, slots=inner.slots)
+
+    def comparison(self) -> Expr:
+        left = self.sum()
+        operator = self.peek_word()
         if operator not in COMPARE and operator != "in":
-            return self.truth(left)
+            return left
         self.take()
         if operator == "in":
             self.take("[")
@@ -151,44 +271,168 @@ class _Parser:
                 self.take()
                 items.append(self.take())
             self.take("]")
-            feature, kind = self.feature(left)
-            codes = [literal_code(kind, feature, item) for item in items]
-            return lambda columns: np.isin(columns[feature], codes)
-        return self.compare(left, operator, self.take())
+            return self.compare_literals(left, "in", items)
+        right = self.sum()
+        if right.kind == "literal" and left.kind != "literal":
+            return self.compare_literals(left, operator, [right.text])
+        if left.kind == "literal" and right.kind != "literal":
+            flipped = {"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(operator, operator)
+            return self.compare_literals(right, flipped, [left.text])
+        if left.kind == "literal":
+            raise self.unknown(right.text if re.fullmatch(r"[0-9]+|true|false", left.text.lower()) else left.text)
+        if left.kind != right.kind:
+            raise self.error(f"cannot compare {left.text or left.kind} ({left.kind}) with {right.text or right.kind} ({right.kind})")
+        if operator in ORDERINGS and left.kind != "int":
+            raise self.error(f"{left.text or left.kind} has no order: use == or != (or in [...])")
+        function, first, second = COMPARE[operator], left.evaluate, right.evaluate
+        assert first is not None and second is not None
+        return Expr("bool", lambda columns: function(first(columns), second(columns)),
+                    features=left.features | right.features, slots=merge_levels(left.slots, right.slots))
 
-    def truth(self, token: str):
-        if token.lower() in ("true", "false"):
-            value = token.lower() == "true"
-            return lambda columns: np.bool_(value)
-        feature, kind = self.feature(token)
-        if kind != "bool":
-            raise InputError(f"{feature} is not true/false; compare it with a value in condition {self.text!r}")
-        return lambda columns: columns[feature] != 0
+    def compare_literals(self, feature: Expr, operator: str, items: list[str]) -> Expr:
+        if feature.kind in ("literal", "bool"):
+            raise self.error(f"{shown(feature.text)} is not a feature to compare")
+        if operator in ORDERINGS and feature.kind != "int":
+            raise self.error(f"{feature.text} has no order: use == or != (or in [...])")
+        try:
+            codes = [literal_code(feature.kind, feature.text, item) for item in items]
+        except InputError as error:
+            raise self.error(str(error)) from None
+        function = COMPARE.get(operator)
 
-    def feature(self, token: str) -> tuple[str, str]:
-        kind = feature_kind(token.lower())
-        if kind is None:
-            raise InputError(f"unknown feature {token!r} in condition {self.text!r}")
-        self.features.add(token.lower())
-        return token.lower(), kind
+        def compare(values: Array) -> Array:
+            if operator == "in":
+                result: Array = np.isin(values, codes)
+                return result
+            assert function is not None
+            return function(values, codes[0])
 
-    def compare(self, left: str, operator: str, right: str):
-        left_kind, right_kind = feature_kind(left.lower()), feature_kind(right.lower())
-        function = COMPARE[operator]
-        if left_kind is None and right_kind is None:
-            self.feature(left)
-        if left_kind is not None and right_kind is not None:
-            (first, first_kind), (second, second_kind) = self.feature(left), self.feature(right)
-            if first_kind != second_kind:
-                raise InputError(f"cannot compare {first} ({first_kind}) with {second} ({second_kind}) in condition {self.text!r}")
-            return lambda columns: function(columns[first], columns[second])
-        if left_kind is None:
-            left, right, function = right, left, COMPARE[{"<": ">", ">": "<", "<=": ">=", ">=": "<="}.get(operator, operator)]
-        feature, kind = self.feature(left)
-        code = literal_code(kind, feature, right)
-        return lambda columns: function(columns[feature], code)
+        evaluate = feature.evaluate
+        assert evaluate is not None
+        if feature.card is not None and not self.card_context:
+            slot = SLOTS[feature.card]
+            attribute = feature.text[len(slot) + 1 :]
+            truth = compare(DECK[f"card_{attribute}"])
+            test, level = _tabulated(slot, truth)
+            return Expr("bool", test, features=feature.features, slots={slot: level})
+        return Expr("bool", lambda columns: compare(evaluate(columns)), features=feature.features, slots=feature.slots)
+
+    def sum(self) -> Expr:
+        expression = self.product()
+        while self.peek() in ("+", "-"):
+            operator = self.take()
+            expression = self.arithmetic(expression, operator, self.product())
+        return expression
+
+    def product(self) -> Expr:
+        expression = self.unary()
+        while self.peek() in ("*", "%"):
+            operator = self.take()
+            expression = self.arithmetic(expression, operator, self.unary())
+        return expression
+
+    def unary(self) -> Expr:
+        if self.peek() == "-":
+            self.take()
+            return self.arithmetic(Expr("literal", text="0"), "-", self.unary_depth())
+        return self.atom()
+
+    def unary_depth(self) -> Expr:
+        self.enter()
+        try:
+            return self.unary()
+        finally:
+            self.depth -= 1
+
+    def arithmetic(self, left: Expr, operator: str, right: Expr) -> Expr:
+        operands = []
+        for operand in (left, right):
+            if operand.kind == "literal":
+                if not re.fullmatch(r"[0-9]+", operand.text):
+                    raise self.unknown(operand.text)
+                number = int(operand.text)
+                operands.append(Expr("int", lambda columns, number=number: np.int64(number), text=operand.text))
+            elif operand.kind != "int":
+                raise self.error(f"{operand.text or operand.kind} ({operand.kind}) is not a number")
+            else:
+                operands.append(operand)
+        first, second = operands
+        if operator == "%" and (right.kind != "literal" or int(right.text) == 0):
+            raise self.error("% takes a positive whole number on its right, e.g. % 10")
+        functions = {"+": np.add, "-": np.subtract, "*": np.multiply, "%": np.mod}
+        function, one, two = functions[operator], first.evaluate, second.evaluate
+        assert one is not None and two is not None
+        return Expr("int", lambda columns: function(one(columns), two(columns)), text=f"{left.text} {operator} {right.text}",
+                    features=first.features | second.features, slots=merge_levels(first.slots, second.slots))
+
+    def enter(self) -> None:
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise self.error(f"nesting deeper than {MAX_DEPTH}")
+
+    def atom(self) -> Expr:
+        token = self.take()
+        if token == "(":
+            self.enter()
+            inner = self.disjunction()
+            self.take(")")
+            self.depth -= 1
+            return inner
+        word = token.lower()
+        if word in AGGREGATES and self.peek() == "(":
+            return self.aggregate(word)
+        if re.fullmatch(r"[0-9]+", token) or word in ("true", "false") or not re.fullmatch(r"[a-z_][a-z0-9_]*", word):
+            return Expr("literal", text=token)
+        return self.feature(token)
+
+    def feature(self, token: str) -> Expr:
+        name = token.lower()
+        if self.card_context:
+            if name in CARD_WORDS:
+                kind, _ = CARD_WORDS[name]
+                return Expr(kind, lambda columns: columns[name], text=name)
+            if name in COUP_FEATURES or name in CARD_FEATURES or name in AGGREGATES:
+                raise self.error(f"inside count(...) only the card is read (card_value, card_rank, card_suit, card_color), not {name}")
+            return Expr("literal", text=token)
+        if name in COUP_FEATURES:
+            kind = COUP_FEATURES[name]
+            return Expr(kind, lambda columns: columns[name], text=name, features=frozenset({name}))
+        if name in CARD_FEATURES:
+            slot, kind, level = CARD_FEATURES[name]
+            return Expr(kind, _slot_column(slot, name[len(slot) + 1 :], level), text=name, features=frozenset({name}),
+                        slots={slot: level}, card=SLOTS.index(slot))
+        if name in CARD_WORDS:
+            raise self.error(f"{name} is the card inside count(...), player_count(...) or banker_count(...)")
+        return Expr("literal", text=token)
+
+    def aggregate(self, word: str) -> Expr:
+        if self.card_context:
+            raise self.error(f"{word}(...) cannot be nested")
+        self.take("(")
+        self.enter()
+        start = self.index
+        depth = 1
+        while depth:
+            token = self.take()
+            depth += {"(": 1, ")": -1}.get(token, 0)
+        self.depth -= 1
+        inner = " ".join(self.tokens[start : self.index - 1])
+        predicate = _Parser(inner, card_context=True).parse()
+        assert predicate.evaluate is not None
+        truth = np.broadcast_to(predicate.evaluate(DECK), (52,)).astype(bool)
+        tests = [_tabulated(slot, truth) for slot in AGGREGATES[word]]
+        slots = merge_levels(*({slot: level} for slot, (_, level) in zip(AGGREGATES[word], tests)))
+        evaluators = [test for test, _ in tests]
+
+        def count(columns: Columns) -> Array:
+            total: Array = sum((evaluate(columns).astype(np.int64) for evaluate in evaluators), np.int64(0))
+            return total
+
+        return Expr("int", count, text=f"{word}({inner})", features=frozenset({word}), slots=slots)
 
 
 def parse_condition(text: str) -> Condition:
     """Parse a pay-table condition (see the module docstring); errors name the offending token."""
-    return _Parser(text).parse()
+    expression = _Parser(text).parse()
+    assert expression.evaluate is not None
+    return Condition(text, expression.features - set(AGGREGATES), expression.slots, expression.evaluate)

@@ -10,13 +10,14 @@ from .cards import SUITS, Card
 from .coup import Coup, play_coup
 from .enumerator import enumerate_coups
 from .errors import InputError
-from .features import OUTCOMES, SLOTS, Array, Granularity, card_columns, coup_columns
+from .conditions import MissingDetail
+from .features import OUTCOMES, SLOTS, Columns, Granularity, card_columns, coup_columns
 from .policy import Decisions
 from .report import fixed
 from .shoe import Shoe
 
 
-def coup_features(coup: Coup, decisions: Decisions) -> dict[str, Array]:
+def coup_features(coup: Coup, decisions: Decisions) -> Columns:
     """The feature columns (one row) of a settled coup, for settling bets on it."""
     hand = coup.hand
     columns = coup_columns([(hand[0] + hand[2]) % 10], [(hand[1] + hand[3]) % 10], [max(hand[4], -1)], [max(hand[5], -1)],
@@ -26,18 +27,19 @@ def coup_features(coup: Coup, decisions: Decisions) -> dict[str, Array]:
         side, position = slot.split("_card")
         hand_cards = cards[side]
         card = hand_cards[int(position) - 1] if int(position) <= len(hand_cards) else None
-        suited = card is not None and card.suit is not None
+        level = Granularity.CARD if card is None or card.suit is not None else Granularity.RANK
         label = -1 if card is None else (card.rank_index * 4 + SUITS.index(card.suit) if card.suit else card.rank_index)
-        columns.update(card_columns(slot, Granularity.CARD if suited else Granularity.RANK, [label]))
+        columns.levels[slot] = level
+        columns.update(card_columns(slot, level, [label]))
     return columns
 
 
-def settle(bet: Bet, columns: dict[str, Array]) -> Fraction:
+def settle(bet: Bet, columns: Columns) -> Fraction:
     """Net win per unit staked of ``bet`` on the one coup in ``columns``."""
     try:
         line = int(bet.settle(columns)[0])
-    except KeyError as missing:
-        raise InputError(f"bet {bet.name!r} reads {missing.args[0]}, which the cards given do not show (give suits, e.g. 9h)") from None
+    except MissingDetail as missing:
+        raise InputError(f"bet {bet.name!r}: {missing}") from None
     return bet.rows[line].pays.net if line < len(bet.rows) else Fraction(-1)
 
 

@@ -22,6 +22,7 @@ from .distribution import INT64_SAFE, Distribution, count_array, draws
 from .errors import InputError
 from .features import (
     SLOTS,
+    Columns,
     Granularity,
     Levels,
     card_columns,
@@ -115,6 +116,7 @@ def _coup_distribution(rows: dict[tuple[int, ...], int], key_slots: list[int], t
     keys = list(rows)
     table = np.array(keys, dtype=np.int64).reshape(len(keys), 4 + len(key_slots))
     columns = coup_columns(table[:, 0], table[:, 1], table[:, 2], table[:, 3], decisions.rules.naturals)
+    columns.levels.update(tracked)
     for index, position in enumerate(key_slots):
         slot = SLOTS[position]
         columns.update(card_columns(slot, tracked[slot], relabel(table[:, 4 + index], levels[position], tracked[slot])))
@@ -151,7 +153,7 @@ def enumerate_cards(shoe: Shoe, tracked: Levels) -> Distribution:
     if not weight.all():
         keep = weight != 0
         weight, labels = weight[keep], [label[keep] for label in labels]
-    columns = {}
+    columns = Columns(levels=tracked)
     for slot, label in zip(slots, labels):
         columns.update(card_columns(slot, tracked[slot], relabel(label.astype(np.int64), level, tracked[slot])))
     return Distribution(columns, count_array(weight, total), total, len(slots))

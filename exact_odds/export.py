@@ -11,34 +11,42 @@ The same input always gives byte-identical files.
 import csv
 import io
 import json
-from pathlib import Path
+from collections.abc import Iterable, Iterator
+from typing import Any
 
 from . import report
 from .analysis import Analysis, analyze
 from .bets import Bet
 from .errors import InputError
+from .parsing import parse_count, shown
 from .policy import Decisions
+from .rules import PUNTO_BANCO
 from .shoe import shoe_of_decks
 
 
+MAX_DECK_COUNTS = 64
+"""An export holds at most this many deck counts."""
+
+
 def parse_deck_list(text: str) -> list[int | str]:
-    """Deck counts from ``1-8``, ``1,2,6``, ``inf`` or a mix."""
+    """Deck counts from ``1-8``, ``1,2,6``, ``inf`` or a mix (at most :data:`MAX_DECK_COUNTS`)."""
     decks: list[int | str] = []
     for part in (piece.strip().lower() for piece in str(text).split(",")):
         if part in ("inf", "infinite"):
             decks.append("inf")
             continue
         low, dash, high = part.partition("-")
-        if not low.isdigit() or (dash and not high.isdigit()):
-            raise InputError(f"bad deck list {text!r} (expected e.g. 1-8, 1,2,6 or inf)")
-        first, last = int(low), int(high) if dash else int(low)
-        if first < 1 or last < first:
-            raise InputError(f"bad deck range {part!r}: deck counts are whole numbers from 1, low to high")
+        first = parse_count(low, "--decks", minimum=1)
+        last = parse_count(high, "--decks", minimum=1) if dash else first
+        if last < first:
+            raise InputError(f"bad deck range {shown(part)}: low to high, e.g. 1-8")
+        if last - first + len(decks) >= MAX_DECK_COUNTS:
+            raise InputError(f"--decks {shown(text)} names more than {MAX_DECK_COUNTS} deck counts")
         decks.extend(range(first, last + 1))
     return list(dict.fromkeys(decks))
 
 
-def iterate(progress, items):
+def iterate(progress: Any, items: Iterable[Any]) -> Iterator[Any]:
     """``items``, through a progress bar (a context manager) when one is given."""
     if progress is None:
         yield from items
@@ -55,25 +63,25 @@ def summary_rows(analyses: dict) -> list[list[str]]:
     return rows
 
 
-def write_summary(folder: Path, analyses: dict[int | str, Analysis]) -> list[str]:
+def summary_files(analyses: dict[int | str, Analysis]) -> dict[str, str]:
     labels = [("infinite" if decks == "inf" else f"{decks} deck{'s' if decks != 1 else ''}") for decks in analyses]
     rows = summary_rows(analyses)
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["bet"] + [str(decks) for decks in analyses])
     writer.writerows(rows)
-    (folder / "summary.csv").write_text(buffer.getvalue())
+    files = {"summary.csv": buffer.getvalue()}
     exact = {
         result.bet.name: {str(decks): str(analysis.bets[index].house_edge) for decks, analysis in analyses.items()}
         for index, result in enumerate(next(iter(analyses.values())).bets)
     }
-    (folder / "summary.json").write_text(json.dumps({"house_edge_by_decks": exact}, indent=2) + "\n")
+    files["summary.json"] = json.dumps({"house_edge_by_decks": exact}, indent=2) + "\n"
     table = report.tabulate(rows, ["bet"] + labels, tablefmt="github", disable_numparse=True)
-    (folder / "summary.md").write_text(f"# House edge of every catalog bet by deck count\n\nExact values: summary.json.\n\n{table}\n")
-    return ["summary.csv", "summary.json", "summary.md"]
+    files["summary.md"] = f"# House edge of every bet by deck count\n\nExact values: summary.json.\n\n{table}\n"
+    return files
 
 
-def write_formulas(folder: Path, bets: list[Bet], analyses: dict[int | str, Analysis], decisions: Decisions) -> list[str]:
+def formula_files(bets: list[Bet], analyses: dict[int | str, Analysis], decisions: Decisions) -> dict[str, str]:
     from .formulas import (
         expectation_formulas,
         formulas_latex,
@@ -82,42 +90,39 @@ def write_formulas(folder: Path, bets: list[Bet], analyses: dict[int | str, Anal
     )
 
     outcomes, expectations = outcome_formulas(decisions), expectation_formulas(bets, decisions, analyses)
-    (folder / "formulas.json").write_text(json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n")
-    (folder / "formulas.tex").write_text(formulas_latex(outcomes, expectations))
-    return ["formulas.json", "formulas.tex"]
+    return {"formulas.json": json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n",
+            "formulas.tex": formulas_latex(outcomes, expectations)}
 
 
-def export(folder: str | Path, deck_list: list[int | str], bets: list[Bet], decisions: Decisions, progress=None, formulas: bool = True) -> list[str]:
-    """Write the tables; returns the file names written. ``progress`` wraps the deck iterable."""
-    folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
+def export_files(deck_list: list[int | str], bets: list[Bet], decisions: Decisions, progress: Any = None, formulas: bool = True) -> dict[str, str]:
+    """Every table, by file name (an index, README.md, last). ``progress`` wraps the deck iterable."""
     analyses: dict[int | str, Analysis] = {}
-    written = []
+    files: dict[str, str] = {}
     for decks in iterate(progress, deck_list):
         analysis = analyze(shoe_of_decks(decks), bets, decisions)
         analyses[decks] = analysis
-        stem = f"decks-{decks}"
         for suffix, fmt in (("csv", "csv"), ("json", "json"), ("md", "markdown")):
-            (folder / f"{stem}.{suffix}").write_text(report.render(analysis, fmt, returns=True))
-            written.append(f"{stem}.{suffix}")
-    written += write_summary(folder, analyses)
+            files[f"decks-{decks}.{suffix}"] = report.render(analysis, fmt, returns=True)
+    files.update(summary_files(analyses))
     if formulas:
-        written += write_formulas(folder, bets, analyses, decisions)
-    (folder / "README.md").write_text(index_text(deck_list, written))
-    return written
+        files.update(formula_files(bets, analyses, decisions))
+    files["README.md"] = index_text(deck_list, list(files), decisions)
+    return files
 
 
-def index_text(deck_list, written: list[str]) -> str:
+def index_text(deck_list: list[int | str], written: list[str], decisions: Decisions) -> str:
     decks = ",".join(str(decks) for decks in deck_list)
+    rules = "" if decisions.rules == PUNTO_BANCO and not decisions.policy else f" (rules: {decisions.rules.name}{', policy ' + str(decisions.policy) if decisions.policy else ''})"
     lines = [
         "# Exact baccarat tables",
         "",
-        f"Generated by `baccarat-odds export --out results --decks {decks}`; do not edit by hand.",
+        f"Generated by `baccarat-odds export --out results --decks {decks}`{rules}; do not edit by hand.",
         "A test regenerates them and fails when these files differ from what the tool writes.",
         "",
         "Combinations are ordered card sequences: 6 cards for bets settled on the coup, the cards read",
         "for bets settled on fewer (the pair bets). Probabilities, expectations and house edges are",
         "exact fractions in the JSON files; CSV and Markdown also show them as decimals.",
+        "manifest.json lists every file with its SHA-256.",
         "",
         "| file | contents |",
         "| --- | --- |",

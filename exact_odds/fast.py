@@ -27,7 +27,7 @@ from .cards import POINT_VALUES
 from .distribution import INT64_SAFE, Distribution, draws, falling
 from .enumerator import enumerate_cards, enumerate_coups
 from .errors import InputError
-from .features import SLOTS, Array, Granularity, Levels, card_columns, coup_columns, relabel
+from .features import SLOTS, Array, Columns, Granularity, Levels, card_columns, coup_columns, relabel
 from .policy import Decisions, Policy, decisions_of, resolve
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
@@ -50,7 +50,7 @@ class CoupTable:
     entry_orderings: Array  # (E,) weighted orderings
     class_starts: Array  # (C,) first entry of each class
     scale: int  # the decisions' scale squared
-    columns: dict[str, Array] = field(repr=False)
+    columns: Columns = field(repr=False)
     gather: Array = field(repr=False)  # (6, K): (value, count used) in a 10 x 7 table, per value used
     settlements: dict[int, tuple[object, Array]] = field(default_factory=dict, repr=False)
 
@@ -273,7 +273,7 @@ def card_multiset_table(slots: tuple[tuple[str, Granularity], ...]) -> MultisetT
         raise ValueError("the batch path does not weigh bets on suits")
     classes = level.classes
     labels = np.indices((classes,) * len(slots)).reshape(len(slots), -1)
-    columns = {}
+    columns = Columns(levels=dict(slots))
     for (slot, slot_level), label in zip(slots, labels):
         columns.update(card_columns(slot, slot_level, relabel(label, level, slot_level)))
     histogram = np.zeros((labels.shape[1], classes), dtype=np.int64)

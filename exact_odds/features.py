@@ -85,6 +85,31 @@ def card_labels(granularity: Granularity) -> Array:
     return labels
 
 
+def representatives(granularity: Granularity) -> Array:
+    """For each class label at ``granularity``, one card of that class (the lowest card index)."""
+    cards = np.full(granularity.classes, 52, dtype=np.int64)
+    np.minimum.at(cards, card_labels(granularity), np.arange(52))
+    return cards
+
+
+BY_CLASSES = sorted(Granularity, key=lambda granularity: (granularity.classes, granularity))
+
+
+def coarsest_granularity(truth: Array) -> Granularity:
+    """The granularity with the fewest classes that decides ``truth`` (one entry per card).
+
+    >>> import numpy as np
+    >>> ranks = np.arange(52) // 4
+    >>> coarsest_granularity(ranks == 8).name, coarsest_granularity(ranks == 12).name  # a 9, a king
+    ('VALUE', 'RANK')
+    """
+    for granularity in BY_CLASSES:
+        labels = card_labels(granularity)
+        if (truth == truth[representatives(granularity)][labels]).all():
+            return granularity
+    return Granularity.CARD
+
+
 def label_map(source: Granularity, target: Granularity) -> Array:
     """For each label at ``source``, its label at the coarser ``target``."""
     if not source.covers(target):
@@ -121,6 +146,16 @@ def class_values(granularity: Granularity) -> tuple[int, ...]:
 
 Levels = dict[str, Granularity]
 """Tracked card slots and the granularity each is read at."""
+
+
+class Columns(dict[str, Array]):
+    """Feature columns of a table of coups (or of a few cards), with the granularity each tracked
+    card slot was read at: a condition refuses to read more of a card than its slot's granularity
+    tells."""
+
+    def __init__(self, columns: dict[str, Array] | None = None, levels: Levels | None = None):
+        super().__init__(columns or {})
+        self.levels: Levels = dict(levels or {})
 
 
 def merge_levels(*trackings: Levels) -> Levels:
@@ -183,7 +218,7 @@ def feature_kind(name: str) -> str | None:
 
 
 def coup_columns(player_two: Iterable[int] | Array, banker_two: Iterable[int] | Array, player_third: Iterable[int] | Array,
-                 banker_third: Iterable[int] | Array, naturals: Iterable[int]) -> dict[str, Array]:
+                 banker_third: Iterable[int] | Array, naturals: Iterable[int]) -> Columns:
     """Every value-level coup feature, from each hand's two-card total and third-card value (-1: none).
 
     A hand's natural is a two-card total that stops the coup under the rules (``naturals``)."""
@@ -196,7 +231,7 @@ def coup_columns(player_two: Iterable[int] | Array, banker_two: Iterable[int] | 
     natural_totals = list(naturals)
     player_natural = np.isin(p2, natural_totals)
     banker_natural = np.isin(b2, natural_totals)
-    return {
+    return Columns({
         "winner": winner,
         "player_total": player_total,
         "banker_total": banker_total,
@@ -211,24 +246,19 @@ def coup_columns(player_two: Iterable[int] | Array, banker_two: Iterable[int] | 
         "banker_natural": banker_natural.astype(np.int64),
         "natural": (player_natural | banker_natural).astype(np.int64),
         "margin": np.abs(player_total - banker_total),
-    }
+    })
 
 
 def card_columns(slot: str, level: Granularity, labels: Iterable[int] | Array) -> dict[str, Array]:
-    """Features of one card slot from its class labels at ``level`` (-1: not dealt)."""
+    """Features of one card slot from its class labels at ``level`` (-1: not dealt): a
+    representative card of the class (``{slot}_card``, 0-51) and its value, rank, suit and colour.
+    Only what ``level`` decides is meaningful; :class:`Columns` records the level."""
     labels = np.asarray(labels, dtype=np.int64)
     dealt = labels >= 0
-    safe = np.maximum(labels, 0)
-    marks = MARKS[level.mark]
-    face, mark = np.divmod(safe, marks)
-    columns = {f"{slot}_value": face if level.face == 0 else np.asarray(POINT_VALUES)[face]}
-    if level.face:
-        columns[f"{slot}_rank"] = face
-    if level.mark:
-        columns[f"{slot}_color"] = mark if level.mark == 1 else np.asarray(SUIT_COLOR)[mark]
-    if level.mark == 2:
-        columns[f"{slot}_suit"] = mark
-    return {name: np.where(dealt, column, NOT_DEALT) for name, column in columns.items()}
+    card = np.where(dealt, representatives(level)[np.maximum(labels, 0)], NOT_DEALT)
+    rank, suit = np.divmod(np.maximum(card, 0), 4)
+    attributes = {"card": card, "value": np.asarray(POINT_VALUES)[rank], "rank": rank, "suit": suit, "color": np.asarray(SUIT_COLOR)[suit]}
+    return {f"{slot}_{name}": np.where(dealt, column, NOT_DEALT) for name, column in attributes.items()}
 
 
 def first_match(conditions: Sequence[Callable[[dict[str, Array]], Array]], columns: dict[str, Array]) -> Array:

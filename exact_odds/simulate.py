@@ -11,6 +11,7 @@ one given the cards seen, so the gains reported for a count are unbiased.)
 import math
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -185,19 +186,31 @@ class Simulation:
     results: list[ChunkResult] = field(default_factory=list)
     interrupted: bool = False
 
+    def expectations(self) -> np.ndarray:
+        """(coups x bets) float expectations of every coup, in shoe order."""
+        return np.concatenate([result.expectations for result in self.results])
 
-def run(settings: Settings, workers: int = 1, scheduler: str | None = None, progress=None) -> Simulation:
-    """Run every chunk (locally on ``workers`` processes, or on a dask cluster) and keep them in order.
+    def true_counts(self) -> np.ndarray:
+        return np.concatenate([result.true_counts for result in self.results])
 
-    Interrupted (Ctrl-C), it keeps the chunks completed in order from the first."""
-    tasks = chunks(settings)
+
+def run(settings: Settings, workers: int = 1, scheduler: str | None = None, progress: Any = None) -> Simulation:
+    """Run every chunk (in this process, on ``workers`` local processes, or on a dask cluster) and
+    keep them in order. Interrupted (Ctrl-C), it keeps the chunks completed in order from the first."""
+    from contextlib import nullcontext
+
+    from .parallel import cluster_executor, local_executor, run_chunks
+
+    tasks = [(settings, first, last) for first, last in chunks(settings)]
     done: dict[int, ChunkResult] = {}
     simulation = Simulation(settings)
+    executor: Any = cluster_executor(scheduler) if scheduler else local_executor(workers) if workers > 1 else nullcontext()
     try:
-        for index, result in _results(settings, tasks, workers, scheduler):
-            done[index] = result
-            if progress:
-                progress(result.shoes)
+        with executor as pool:
+            for index, result in run_chunks(run_chunk, tasks, pool):
+                done[index] = result
+                if progress:
+                    progress(result.shoes)
     except KeyboardInterrupt:
         simulation.interrupted = True
     index = 0
@@ -205,63 +218,6 @@ def run(settings: Settings, workers: int = 1, scheduler: str | None = None, prog
         simulation.results.append(done[index])
         index += 1
     return simulation
-
-
-def _results(settings, tasks, workers, scheduler):
-    if scheduler:
-        yield from _dask_results(settings, tasks, scheduler)
-    elif workers <= 1:
-        for index, (first, last) in enumerate(tasks):
-            yield index, run_chunk(settings, first, last)
-    else:
-        yield from _pool_results(settings, tasks, workers)
-
-
-ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
-"""Each worker process is one core's worth: its linear algebra must not start threads of its own."""
-
-
-def _pool_results(settings, tasks, workers):
-    import concurrent.futures
-    import multiprocessing
-    import os
-
-    saved = {name: os.environ.get(name) for name in ONE_THREAD}
-    os.environ.update(ONE_THREAD)  # read by the fresh worker processes as they import numpy
-    try:
-        with concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-            futures = {pool.submit(run_chunk, settings, first, last): index for index, (first, last) in enumerate(tasks)}
-            try:
-                for future in concurrent.futures.as_completed(futures):
-                    yield futures[future], future.result()
-            except KeyboardInterrupt:
-                for future in futures:
-                    future.cancel()
-                raise
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
-
-
-def _dask_results(settings, tasks, scheduler):
-    try:
-        from distributed import Client, as_completed
-    except ImportError:
-        raise InputError("--scheduler needs dask.distributed: pip install 'exact_odds[cluster]'") from None
-    try:
-        client = Client(scheduler, timeout="5s")
-    except (OSError, TimeoutError) as error:
-        raise InputError(f"cannot reach the dask scheduler at {scheduler}: {error}") from None
-    try:
-        futures = [client.submit(run_chunk, settings, first, last, pure=False) for first, last in tasks]
-        positions = {future.key: index for index, future in enumerate(futures)}
-        for future in as_completed(futures):
-            yield positions[future.key], future.result()
-    finally:
-        client.close()
 
 
 THRESHOLDS = tuple(range(-4, 11))
@@ -368,45 +324,3 @@ def summary_text(record: dict) -> str:
             else:
                 lines.append(f"{name}: no true-count threshold from {THRESHOLDS[0]} to {THRESHOLDS[-1]} gains")
     return "\n".join(lines) + "\n"
-
-
-def plot_simulation(simulation: Simulation, path: str) -> None:
-    """Exact EV against true count, one panel per bet (a sample of at most 20,000 coups)."""
-    plt = pyplot()
-    expectations = np.concatenate([result.expectations for result in simulation.results])
-    counts = np.concatenate([result.true_counts for result in simulation.results])
-    names = simulation.settings.bet_names
-    shown = slice(None, None, max(1, len(counts) // 20000))
-    figure, axes = plt.subplots(len(names), 1, figsize=(7, 2.6 * len(names)), squeeze=False)
-    for axis, index in zip(axes[:, 0], range(len(names))):
-        axis.scatter(counts[shown], 100 * expectations[shown, index], s=2, alpha=0.3)
-        axis.axhline(0, color="black", linewidth=0.8)
-        axis.set_title(names[index])
-        axis.set_xlabel("true count")
-        axis.set_ylabel("exact EV (%)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-
-
-def plot_removal(results, path: str) -> None:
-    """Effects of removal per rank, as bars, one panel per bet."""
-    plt = pyplot()
-    figure, axes = plt.subplots(len(results), 1, figsize=(7, 2.6 * len(results)), squeeze=False)
-    for axis, result in zip(axes[:, 0], results):
-        axis.bar(RANKS, [100 * float(effect) for effect in result.effects])
-        axis.axhline(0, color="black", linewidth=0.8)
-        axis.set_title(f"{result.bet.name}: effect of removing one card (% of a unit)")
-    figure.tight_layout()
-    figure.savefig(path, dpi=110)
-
-
-def pyplot():
-    """matplotlib's pyplot on a file backend, or a clear error when the plot extra is missing."""
-    try:
-        import matplotlib
-
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise InputError("--plot needs matplotlib: pip install 'exact_odds[plot]'") from None
-    return plt

@@ -13,7 +13,7 @@ from itertools import permutations
 import numpy as np
 
 from exact_odds.cards import RANKS, SUITS, Card
-from exact_odds.features import COLORS, OUTCOMES
+from exact_odds.features import COLORS, OUTCOMES, SLOTS, Columns, Granularity
 from exact_odds.policy import Policy, choices
 from exact_odds.rules import PUNTO_BANCO, DrawRules, OptionPoint
 
@@ -91,10 +91,11 @@ def coup_features(player, banker, naturals=frozenset({8, 9})) -> dict[str, int]:
 
 def card_features(slot: str, card: Card | None) -> dict[str, int]:
     if card is None:
-        return {f"{slot}_value": -1, f"{slot}_rank": -1, f"{slot}_suit": -1, f"{slot}_color": -1}
-    suit = SUITS.index(card.suit) if card.suit else -1
-    color = COLORS.index("red" if card.suit in "HD" else "black") if card.suit else -1
-    return {f"{slot}_value": card.value, f"{slot}_rank": RANKS.index(card.rank), f"{slot}_suit": suit, f"{slot}_color": color}
+        return {f"{slot}_{name}": -1 for name in ("card", "value", "rank", "suit", "color")}
+    suit = SUITS.index(card.suit)
+    color = COLORS.index("red" if card.suit in "HD" else "black")
+    rank = RANKS.index(card.rank)
+    return {f"{slot}_card": rank * 4 + suit, f"{slot}_value": card.value, f"{slot}_rank": rank, f"{slot}_suit": suit, f"{slot}_color": color}
 
 
 def brute_force_outcomes(counts: dict[Card, int], rules: DrawRules = PUNTO_BANCO, policy: Policy = Policy()) -> Counter:
@@ -109,7 +110,8 @@ def brute_force_outcomes(counts: dict[Card, int], rules: DrawRules = PUNTO_BANCO
 
 
 def settle(bet, features: dict[str, int]) -> Fraction:
-    columns = {name: np.array([value]) for name, value in features.items()}
+    """The bet's net pay on one coup whose every card is known (rank and suit)."""
+    columns = Columns({name: np.array([value]) for name, value in features.items()}, dict.fromkeys(SLOTS, Granularity.CARD))
     line = int(bet.settle(columns)[0])
     return bet.rows[line].pays.net if line < len(bet.rows) else Fraction(-1)
 

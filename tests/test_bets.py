@@ -9,6 +9,7 @@ from exact_odds.bets import catalog, load_bets, parse_pays
 from exact_odds.cli import main
 from exact_odds.conditions import parse_condition
 from exact_odds.errors import InputError
+from exact_odds.features import Columns, Granularity, card_columns
 
 REQUIRED_NAMES = (
     "banker banker_4pct player tie tie_9to1 ez_banker no_commission_banker dragon_7 panda_8 ox_6 player_pair "
@@ -31,7 +32,7 @@ def test_pays(text, net):
 
 
 def test_condition_evaluates_over_columns():
-    columns = {"winner": np.array([0, 1, 2]), "banker_total": np.array([7, 7, 3]), "banker_cards": np.array([3, 3, 2])}
+    columns = Columns({"winner": np.array([0, 1, 2]), "banker_total": np.array([7, 7, 3]), "banker_cards": np.array([3, 3, 2])})
     condition = parse_condition("winner == banker and (banker_cards == 3 and banker_total in [6, 7])")
     assert condition(columns).tolist() == [True, False, False]
     assert parse_condition("not winner == tie")(columns).tolist() == [True, True, False]
@@ -39,18 +40,24 @@ def test_condition_evaluates_over_columns():
 
 
 def test_rank_literals_follow_the_card_text_rules():
-    columns = {"player_card1_rank": np.array([8, 9, 12])}
-    assert parse_condition("player_card1_rank in [9, 10, K]")(columns).tolist() == [True, True, True]
+    columns = Columns(card_columns("player_card1", Granularity.RANK, [8, 9, 12, 0]), {"player_card1": Granularity.RANK})
+    assert parse_condition("player_card1_rank in [9, 10, K]")(columns).tolist() == [True, True, True, False]
 
 
 @pytest.mark.parametrize("text,message", [
     ("winner == bunker", "'bunker' is not a value of winner"),
     ("winnner == banker", "unknown feature 'winnner'"),
+    ("banana", "unknown feature 'banana'"),
     ("banker_total ==", "expected more but found the end"),
     ("banker_total == 7 and", "expected more but found the end"),
     ("banker_total == player_card1_rank", "cannot compare banker_total (int) with player_card1_rank (rank)"),
     ("banker_total", "banker_total is not true/false"),
     ("__import__('os')", "unexpected"),
+    ("winner < player", "winner has no order"),
+    ("count(winner == banker) > 1", "inside count(...) only the card is read"),
+    ("banker_total % 0 == 1", "% takes a positive whole number"),
+    ("(" * 41 + "true" + ")" * 41, "nesting deeper than 40"),
+    ("card_rank == 9", "card_rank is the card inside count"),
 ])
 def test_bad_conditions_name_the_token(text, message):
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")):

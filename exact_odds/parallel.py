@@ -1,0 +1,116 @@
+"""Running chunks of work on any :class:`concurrent.futures.Executor`: local worker processes, or a
+dask.distributed cluster (its client's executor). The chunk function is handed in.
+
+Results come back in completion order with their index, so a caller can keep them in order and a
+run gives the same result whatever runs it. Ctrl-C stops the workers at once (a second Ctrl-C
+during the stop is held), and what finished is kept by the caller.
+"""
+
+import concurrent.futures
+import multiprocessing
+import os
+import re
+import signal
+import threading
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any
+
+from .errors import InputError
+from .files import interrupts_deferred
+from .parsing import shown
+
+ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}
+"""Each worker process is one core's worth: its linear algebra must not start threads of its own."""
+ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
+CONNECT_SECONDS = 5
+
+
+def cores() -> int:
+    """The cores this process may use."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:
+        return os.cpu_count() or 1
+
+
+def _ignore_interrupts() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+@contextmanager
+def local_executor(workers: int) -> Iterator[concurrent.futures.Executor]:
+    """A pool of ``workers`` fresh processes (spawned, one BLAS thread each, deaf to Ctrl-C: the
+    parent stops them)."""
+    saved = {name: os.environ.get(name) for name in ONE_THREAD}
+    os.environ.update(ONE_THREAD)  # read by the fresh worker processes as they import numpy
+    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts)
+    try:
+        yield pool
+    except BaseException:
+        with interrupts_deferred():
+            for process in list(getattr(pool, "_processes", {}).values()):  # no public way to stop them on 3.11
+                process.terminate()
+            pool.shutdown(wait=False, cancel_futures=True)
+        raise
+    else:
+        pool.shutdown(wait=True)
+    finally:
+        for name, value in saved.items():
+            if value is None:
+                os.environ.pop(name, None)
+            else:
+                os.environ[name] = value
+
+
+def check_address(address: str) -> None:
+    if not ADDRESS.fullmatch(address):
+        raise InputError(f"--scheduler {shown(address)}: expected a dask scheduler address such as tcp://host:8786")
+
+
+@contextmanager
+def cluster_executor(address: str) -> Iterator[concurrent.futures.Executor]:
+    """The executor of a dask.distributed client connected to ``address`` (within a time limit)."""
+    check_address(address)
+    try:
+        from distributed import Client
+    except ImportError:
+        raise InputError("--scheduler needs dask.distributed: pip install 'exact_odds[cluster]'") from None
+    outcome: dict[str, Any] = {}
+
+    def connect() -> None:
+        try:
+            outcome["client"] = Client(address, timeout=f"{CONNECT_SECONDS}s", set_as_default=False)
+        except Exception as error:  # dask raises many kinds (OSError, TimeoutError, CommClosedError, ...)
+            outcome["error"] = error
+
+    # A peer that accepts and never answers can outlast dask's own timeout: wait on a daemon thread.
+    connecting = threading.Thread(target=connect, daemon=True)
+    connecting.start()
+    connecting.join(CONNECT_SECONDS + 2)
+    if "client" not in outcome:
+        error = outcome.get("error")
+        reason = f"{type(error).__name__}: {str(error)[:120]}" if error else f"no answer within {CONNECT_SECONDS + 2} s"
+        raise InputError(f"cannot reach the dask scheduler at {address}: {reason}")
+    client = outcome["client"]
+    try:
+        yield client.get_executor(pure=False)
+    finally:
+        with interrupts_deferred():
+            client.close(timeout=CONNECT_SECONDS)
+
+
+def run_chunks(function: Callable[..., Any], tasks: Sequence[tuple[Any, ...]], executor: concurrent.futures.Executor | None) -> Iterator[tuple[int, Any]]:
+    """``function(*task)`` for every task, as (index, result) in completion order; in this process
+    when ``executor`` is None."""
+    if executor is None:
+        for index, task in enumerate(tasks):
+            yield index, function(*task)
+        return
+    futures = {executor.submit(function, *task): index for index, task in enumerate(tasks)}
+    try:
+        for future in concurrent.futures.as_completed(futures):
+            yield futures[future], future.result()
+    finally:
+        for future in futures:
+            future.cancel()

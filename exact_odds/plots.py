@@ -1,0 +1,60 @@
+"""Every figure, drawn with matplotlib (the ``plot`` extra) and returned as image bytes.
+
+A figure is rendered in memory and written whole by its caller; matplotlib is imported only here,
+and its absence is one clear line.
+"""
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from .cards import RANKS
+from .errors import InputError
+
+
+def pyplot() -> Any:
+    """matplotlib's pyplot on a file backend, or a clear error when the plot extra is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError("--plot needs matplotlib: pip install 'exact_odds[plot]'") from None
+    return plt
+
+
+def rendered(figure: Any, fmt: str = "png") -> bytes:
+    """The figure as PNG or SVG bytes (closed afterwards)."""
+    buffer = io.BytesIO()
+    figure.tight_layout()
+    figure.savefig(buffer, format=fmt, dpi=110, metadata={"Software": None} if fmt == "png" else {"Date": None})
+    pyplot().close(figure)
+    return buffer.getvalue()
+
+
+def simulation_figure(expectations: Any, true_counts: Any, names: Sequence[str], fmt: str = "png") -> bytes:
+    """Exact EV against true count, one panel per bet (a sample of at most 20,000 coups)."""
+    plt = pyplot()
+    shown = slice(None, None, max(1, len(true_counts) // 20000))
+    figure, axes = plt.subplots(len(names), 1, figsize=(7, 2.6 * len(names)), squeeze=False)
+    for axis, index in zip(axes[:, 0], range(len(names))):
+        axis.scatter(true_counts[shown], 100 * np.asarray(expectations)[shown, index], s=2, alpha=0.3)
+        axis.axhline(0, color="black", linewidth=0.8)
+        axis.set_title(names[index])
+        axis.set_xlabel("true count")
+        axis.set_ylabel("exact EV (%)")
+    return rendered(figure, fmt)
+
+
+def removal_figure(results: Sequence[Any], fmt: str = "png") -> bytes:
+    """Effects of removal per rank, as bars, one panel per bet (a rank the shoe lacks is left out)."""
+    plt = pyplot()
+    figure, axes = plt.subplots(len(results), 1, figsize=(7, 2.6 * len(results)), squeeze=False)
+    for axis, result in zip(axes[:, 0], results):
+        axis.bar(RANKS, [100 * float(effect) if effect is not None else 0.0 for effect in result.effects])
+        axis.axhline(0, color="black", linewidth=0.8)
+        axis.set_title(f"{result.bet.name}: effect of removing one card (% of a unit)")
+    return rendered(figure, fmt)
