@@ -2,10 +2,10 @@
 
 The first row whose condition holds settles the bet; a coup no row matches loses. Pays are exact:
 ``"40"`` (to one), ``"19/20"``, ``"3/2"``, ``"0.54"``, ``"5 for 1"`` (returns 5, wins 4),
-``"push"`` or ``"lose"``.
+``"push"``, ``"lose"`` or ``"lose 1/2"`` (loses half the stake).
 
->>> parse_pays("19/20").net, parse_pays("5 for 1").net, parse_pays("push").net
-(Fraction(19, 20), Fraction(4, 1), Fraction(0, 1))
+>>> parse_pays("19/20").net, parse_pays("5 for 1").net, parse_pays("push").net, parse_pays("lose 1/2").net
+(Fraction(19, 20), Fraction(4, 1), Fraction(0, 1), Fraction(-1, 2))
 """
 
 import re
@@ -20,6 +20,7 @@ from pathlib import Path
 from .conditions import Condition, parse_condition
 from .errors import InputError
 from .features import Array, Levels, first_match, merge_levels
+from .parsing import parse_exact, shown
 from .rules import DrawRules
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -36,22 +37,36 @@ class Payout:
 LOSE = Payout(Fraction(-1), "lose")
 
 
-def parse_pays(text) -> Payout:
-    """Parse a pay (see the module docstring)."""
-    words = str(text).strip().lower()
+MAX_PAY = 10**12
+"""A pay's numerator and denominator are at most this (a trillion to one)."""
+PAY = re.compile(r"(?:(lose)\s+)?([0-9./]+)(?:\s*(to|for|:)\s*([0-9./]+))?", re.ASCII)
+
+
+def parse_pays(text: object) -> Payout:
+    """Parse a pay (see the module docstring): ``N`` or ``N to M`` or ``N:M`` wins N/M per unit,
+    ``N for M`` returns N for M staked, ``lose F`` loses the fraction F of the stake."""
+    words = " ".join(str(text).strip().lower().split())
     if words in ("push", "lose"):
         return Payout(Fraction(0 if words == "push" else -1), words)
-    match = re.fullmatch(r"(\d+(?:\.\d+)?(?:/\d+)?)\s*(?:(to|for|:)\s*(\d+))?", words)
+    match = PAY.fullmatch(words)
+    expected = "e.g. 40, 19/20, 3/2, 0.54, '5 for 1', push, lose or 'lose 1/2'"
     if not match:
-        raise InputError(f"bad pay {str(text)!r} (expected e.g. 40, 19/20, 3/2, 0.54, '5 for 1', push or lose)")
-    amount, kind, per = match.groups()
-    try:
-        ratio = Fraction(amount) / Fraction(per or 1)
-    except ZeroDivisionError:
-        raise InputError(f"bad pay {str(text)!r}: division by zero") from None
+        raise InputError(f"bad pay {shown(text)} ({expected})")
+    if len(words) > 60:
+        raise InputError(f"pay {shown(text)} is beyond a trillion to one (or finer than a trillionth)")
+    lose, amount, kind, per = match.groups()
+    if lose and kind:
+        raise InputError(f"bad pay {shown(text)} ({expected})")
+    ratio = parse_exact(amount, f"pay {shown(text)}") / (parse_exact(per, f"pay {shown(text)}") if per else 1)
+    if ratio.numerator > MAX_PAY or ratio.denominator > MAX_PAY:
+        raise InputError(f"pay {shown(text)} is beyond a trillion to one (or finer than a trillionth)")
+    if lose:
+        if not 0 < ratio <= 1:
+            raise InputError(f"bad pay {shown(text)}: lose a fraction of the stake from 0 to 1, e.g. 'lose 1/2'")
+        return Payout(-ratio, words)
     net = ratio - 1 if kind == "for" else ratio
-    if net < 0 or (kind == "for" and net == 0):
-        raise InputError(f"bad pay {str(text)!r}: a winning row must pay more than nothing (use push or lose)")
+    if net < -1 or (kind != "for" and net <= 0):
+        raise InputError(f"bad pay {shown(text)}: a winning row must pay more than nothing (use push, lose or 'lose 1/2')")
     return Payout(net, str(text).strip())
 
 
@@ -96,29 +111,39 @@ class Bet:
         return scale, tuple(int(row.pays.net * scale) for row in self.rows) + (-scale,)
 
 
-def bet_from_record(record: dict, origin: str) -> Bet:
+def bet_from_record(record: object, origin: str) -> Bet:
     """Build a bet from one TOML ``[[bet]]`` record; errors name the bet and the row."""
     if not isinstance(record, dict):
         raise InputError(f"{origin}: each [[bet]] must be a table")
     name = record.get("name")
-    if not isinstance(name, str) or not NAME.fullmatch(name):
-        raise InputError(f"{origin}: bet name {name!r} must be lower-case letters, digits and _")
+    if not isinstance(name, str) or not NAME.fullmatch(name) or len(name) > 60:
+        raise InputError(f"{origin}: bet name {shown(name)} must be lower-case letters, digits and _ (at most 60)")
     unknown = set(record) - {"name", "description", "pays"}
     if unknown:
-        raise InputError(f"{origin}: bet {name!r}: unknown key {sorted(unknown)[0]!r} (expected name, description, pays)")
+        raise InputError(f"{origin}: bet {name!r}: unknown key {shown(sorted(map(str, unknown))[0])} (expected name, description, pays)")
+    if not isinstance(record.get("description", ""), str):
+        raise InputError(f"{origin}: bet {name!r}: description must be a string")
     table = record.get("pays")
     if not isinstance(table, list) or not table:
-        raise InputError(f"{origin}: bet {name!r}: empty pay table (give pays = [{{ when = ..., pays = ... }}, ...])")
+        raise InputError(f"{origin}: bet {name!r}: pays must be a list of rows, pays = [{{ when = \"...\", pays = \"40\" }}, ...]")
+    if len(table) > MAX_ROWS:
+        raise InputError(f"{origin}: bet {name!r}: {len(table):,} rows; a pay table has at most {MAX_ROWS}")
     rows = []
     for number, row in enumerate(table, start=1):
         where = f"{origin}: bet {name!r}, row {number}"
         if not isinstance(row, dict) or set(row) - {"when", "pays", "event"} or "when" not in row or "pays" not in row:
             raise InputError(f"{where}: a row is {{ when = \"condition\", pays = \"40\" }} (optional event = \"words\")")
+        if not isinstance(row["when"], str) or not isinstance(row.get("event", ""), str) or not isinstance(row["pays"], (str, int)) or isinstance(row["pays"], bool):
+            raise InputError(f"{where}: when and event are strings, pays a string or a whole number")
         try:
-            rows.append(PayRow(parse_condition(str(row["when"])), parse_pays(row["pays"]), str(row.get("event", row["when"]))))
+            rows.append(PayRow(parse_condition(row["when"]), parse_pays(row["pays"]), row.get("event", row["when"])))
         except InputError as error:
             raise InputError(f"{where}: {error}") from None
-    return Bet(name, str(record.get("description", "")), tuple(rows))
+    return Bet(name, record.get("description", ""), tuple(rows))
+
+
+MAX_ROWS = 1_000
+"""A pay table has at most this many rows."""
 
 
 def load_bets(text: str, origin: str) -> dict[str, Bet]:
@@ -149,7 +174,9 @@ def bets_file(path: str) -> dict[str, Bet]:
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
-        raise InputError(f"cannot read bets file {path!r}: {error.strerror}") from None
+        raise InputError(f"cannot read bets file {shown(path)}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read bets file {shown(path)}: not UTF-8 text") from None
     return load_bets(text, path)
 
 

@@ -21,6 +21,7 @@ from .coup import EMPTY_HAND, Hand, coup_key, decisions_taken, next_card
 from .distribution import INT64_SAFE, Distribution, count_array, draws
 from .errors import InputError
 from .features import (
+    NOT_DEALT,
     SLOTS,
     Columns,
     Granularity,
@@ -28,7 +29,6 @@ from .features import (
     card_columns,
     class_values,
     coup_columns,
-    draw_levels,
     label_map,
     relabel,
 )
@@ -51,67 +51,110 @@ def shoe_counts(shoe: Shoe, level: Granularity) -> list[int]:
     return list(shoe.value_counts)
 
 
+MAX_LEAVES = 20_000_000
+"""The plain enumerator refuses a coup table estimated to need more leaves than this (minutes)."""
+COUP_LEAVES = 339_400
+"""Coups over point values (the walk's leaves at value level)."""
+
+
+def position_levels(tracked: Levels) -> list[Granularity]:
+    """The granularity each of the six deal positions is drawn at: a slot's own, and for the fifth
+    card, which is the player's third card or, when the player stood, the banker's, both."""
+    levels = [tracked.get(slot, Granularity.VALUE) for slot in SLOTS]
+    levels[4] = levels[4].join(levels[5])
+    return levels
+
+
+def estimated_leaves(tracked: Levels) -> int:
+    """About how many leaves :func:`enumerate_coups` visits for these tracked slots."""
+    leaves = COUP_LEAVES
+    for level in position_levels(tracked):
+        leaves = leaves * max(1, level.classes // 10) if level != Granularity.VALUE else leaves
+    return leaves
+
+
 def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, tracked: Levels | None = None, hand: Hand = EMPTY_HAND) -> Distribution:
     """Every coup dealt from ``shoe``, counted as ordered 6-card sequences (times the decisions' scale
     squared: see :mod:`exact_odds.policy`).
 
-    ``tracked`` maps slots to the granularity their class is recorded at. ``hand`` is a coup in
-    progress (point values by slot, see :mod:`exact_odds.coup`) whose cards were already taken out
-    of ``shoe``: the result then counts the ways to complete it, as ordered sequences of the
-    remaining ``6 - cards dealt`` cards.
+    ``tracked`` maps slots to the granularity their class is recorded at. The cards of a shoe are
+    exchangeable, so the positions of tracked slots are drawn first, finely, and the coup is then
+    walked over point values with those cards in place. ``hand`` is a coup in progress (point values
+    by slot, see :mod:`exact_odds.coup`) whose cards were already taken out of ``shoe``: the result
+    then counts the ways to complete it, as ordered sequences of the remaining ``6 - cards dealt``.
     """
     decisions = decisions_of(rules)
     tracked = dict(tracked or {})
     dealt = sum(value >= 0 for value in hand)
     if dealt and tracked:
         raise InputError("a coup in progress is known by point values: bets on card ranks or suits cannot be priced mid-coup")
-    levels = draw_levels(tracked)
+    if estimated_leaves(tracked) > MAX_LEAVES:
+        raise InputError(f"the bets read the card slots {', '.join(tracked)} too finely to enumerate every coup "
+                         f"(about {estimated_leaves(tracked):,} leaves): read fewer slots, or ranks or colours instead of suits")
+    levels = position_levels(tracked)
+    early = sorted({SLOTS.index(slot) for slot in tracked} | ({4} if "banker_card3" in tracked else set()))
+    fine = Granularity.VALUE
+    for position in early:
+        fine = fine.join(levels[position])
     key_slots = [position for position, slot in enumerate(SLOTS) if slot in tracked]
     rows: dict[tuple[int, ...], int] = defaultdict(int)
     replace = shoe.with_replacement
     taken = 0 if replace else 1
-    first = levels[0]
-    counts = shoe_counts(shoe, first)
+    counts = shoe_counts(shoe, fine)
     size = sum(counts)
     scale = decisions.scale
     unused = [draws(size - taken * (cards - dealt), 6 - cards, replace) for cards in range(7)]
-    maps = {(source, target): label_map(source, target).tolist() for source in Granularity for target in Granularity if source.covers(target)}
-    values_of = {level: class_values(level) for level in Granularity}
-
-    # labels are by slot at the granularity tracked, -1 where nothing was dealt
     normalise = [scale ** (2 - decided) for decided in range(3)]
+    to_value = label_map(fine, Granularity.VALUE).tolist()
+    fine_values = class_values(fine)
 
-    def visit(counts: list[int], level: Granularity, weight: int, labels: Hand, hand: Hand, cards: int, decided: int) -> None:
+    def leaf(weight: int, hand: Hand, drawn: int, decided: int, placed: dict[int, int]) -> None:
+        key = coup_key(hand)
+        if key_slots:
+            player_stood = hand[4] < 0
+            position_of = (0, 1, 2, 3, 4, 4 if player_stood else 5)
+            key += tuple(placed[position_of[slot]] if hand[slot] >= 0 else NOT_DEALT for slot in key_slots)
+        rows[key] += weight * unused[drawn] * normalise[decided]
+
+    def walk(counts: list[int], weight: int, hand: Hand, drawn: int, decided: int, placed: dict[int, int]) -> None:
         move = next_card(decisions, hand)
         if move is None:
-            key = coup_key(hand) + tuple(labels[slot] for slot in key_slots) if key_slots else coup_key(hand)
-            rows[key] += weight * unused[cards] * normalise[decided]
+            leaf(weight, hand, drawn, decided, placed)
             return
         slot, draw, stand = move
         now = decided + (slot >= 4)
         if stand:
-            visit(counts, level, weight * stand, labels, hand[:slot] + (-2,) + hand[slot + 1 :], cards, now)
+            walk(counts, weight * stand, hand[:slot] + (-2,) + hand[slot + 1 :], drawn, now, placed)
         if not draw:
             return
-        target = levels[slot]
-        if target != level:
-            gathered = [0] * target.classes
-            for label, count in zip(maps[(level, target)], counts):
-                gathered[label] += count
-            counts, level = gathered, target
-        values = values_of[target]
+        position = 5 if slot == 5 and hand[4] >= 0 else min(slot, 4)
+        if position in placed:
+            walk(counts, weight * draw, hand[:slot] + (fine_values[placed[position]],) + hand[slot + 1 :], drawn, now, placed)
+            return
+        for value, count in enumerate(counts):
+            if count:
+                counts[value] = count - taken
+                walk(counts, weight * draw * count, hand[:slot] + (value,) + hand[slot + 1 :], drawn + 1, now, placed)
+                counts[value] = count
+
+    def place(index: int, counts: list[int], weight: int, placed: dict[int, int]) -> None:
+        if index == len(early):
+            values = [0] * 10
+            for label, count in zip(to_value, counts):
+                values[label] += count
+            walk(values, weight, hand, dealt + len(early), decisions_taken(hand), placed)
+            return
         for label, count in enumerate(counts):
             if count:
                 counts[label] = count - taken
-                visit(counts, target, weight * draw * count, labels[:slot] + (label,) + labels[slot + 1 :],
-                      hand[:slot] + (values[label],) + hand[slot + 1 :], cards + 1, now)
+                place(index + 1, counts, weight * count, {**placed, early[index]: label})
                 counts[label] = count
 
-    visit(counts, first, 1, EMPTY_HAND, hand, dealt, decisions_taken(hand))
-    return _coup_distribution(rows, key_slots, tracked, levels, draws(size, 6 - dealt, replace) * scale**2, 6 - dealt, decisions, scale**2)
+    place(0, counts, 1, {})
+    return _coup_distribution(rows, key_slots, tracked, fine, draws(size, 6 - dealt, replace) * scale**2, 6 - dealt, decisions, scale**2)
 
 
-def _coup_distribution(rows: dict[tuple[int, ...], int], key_slots: list[int], tracked: Levels, levels: list[Granularity],
+def _coup_distribution(rows: dict[tuple[int, ...], int], key_slots: list[int], tracked: Levels, fine: Granularity,
                        total: int, cards: int, decisions: Decisions, scale: int) -> Distribution:
     keys = list(rows)
     table = np.array(keys, dtype=np.int64).reshape(len(keys), 4 + len(key_slots))
@@ -119,7 +162,7 @@ def _coup_distribution(rows: dict[tuple[int, ...], int], key_slots: list[int], t
     columns.levels.update(tracked)
     for index, position in enumerate(key_slots):
         slot = SLOTS[position]
-        columns.update(card_columns(slot, tracked[slot], relabel(table[:, 4 + index], levels[position], tracked[slot])))
+        columns.update(card_columns(slot, tracked[slot], relabel(table[:, 4 + index], fine, tracked[slot])))
     return Distribution(columns, count_array([rows[key] for key in keys], total), total, cards, scale)
 
 

@@ -67,7 +67,7 @@ def test_bad_conditions_name_the_token(text, message):
 MALFORMED = {
     "unknown feature": ('[[bet]]\nname = "x"\npays = [{ when = "colour == red", pays = "2" }]\n', "bet 'x', row 1: unknown feature 'colour'"),
     "bad pay": ('[[bet]]\nname = "x"\npays = [{ when = "winner == tie", pays = "lots" }]\n', "bet 'x', row 1: bad pay 'lots'"),
-    "empty table": ('[[bet]]\nname = "x"\npays = []\n', "bet 'x': empty pay table"),
+    "empty table": ('[[bet]]\nname = "x"\npays = []\n', "bet 'x': pays must be a list of rows"),
     "duplicate name": ('[[bet]]\nname = "x"\npays = [{ when = "winner == tie", pays = "8" }]\n' * 2, "duplicate bet name 'x'"),
     "not toml": ("[[bet]\n", "not valid TOML"),
 }
