@@ -24,7 +24,7 @@ PUBLIC = {
     "catalog": "bets",
     "load_bets": "bets",
     "analyze": "analysis",
-    "batch_expectations": "fast",
+    "batch_expectations": "batch",
     "InputError": "errors",
 }
 __all__ = sorted(PUBLIC)
@@ -33,7 +33,7 @@ if TYPE_CHECKING:
     from .analysis import analyze
     from .bets import catalog, load_bets
     from .errors import InputError
-    from .fast import batch_expectations
+    from .batch import batch_expectations
     from .policy import Policy, resolve
     from .rules import BACCARAT_GOLD, PRESETS, PUNTO_BANCO, DrawRules, load_rules
     from .shoe import Shoe

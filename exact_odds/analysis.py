@@ -14,7 +14,7 @@ from typing import Protocol
 
 import numpy as np
 
-from .bets import LOSE, Bet, Payout
+from .bets import LOSE, Bet, Payout, settlement
 from .distribution import Distribution
 from .enumerator import enumerate_cards, enumerate_coups
 from .features import Array, Levels, merge_levels
@@ -115,18 +115,6 @@ class PlainEngine:
         return enumerate_cards(shoe, tracked)
 
 
-def settlement(bet: Bet, distribution: Distribution) -> Array:
-    """Per row of ``distribution``, the pay-table line of ``bet`` that settles it (cached where the
-    rows are laid out the same for every shoe)."""
-    cache = distribution.settlements
-    if cache is not None and id(bet) in cache:
-        return cache[id(bet)][1]
-    lines = bet.settle(distribution.columns)
-    if cache is not None:
-        cache[id(bet)] = (bet, lines)
-    return lines
-
-
 def default_engine() -> Engine:
     """The compiled evaluator (``--engine fast``)."""
     from .fast import FastEngine
@@ -140,7 +128,7 @@ ENGINES = {"fast": default_engine, "enumerate": PlainEngine}
 def line_counts(bet: Bet, distribution: Distribution) -> list[int]:
     """The sequences each pay-table line of ``bet`` settles (then the rest, which loses)."""
     counts = np.zeros(len(bet.rows) + 1, dtype=distribution.counts.dtype)
-    np.add.at(counts, settlement(bet, distribution), distribution.counts)
+    np.add.at(counts, settlement(bet, distribution.columns, distribution.settlements), distribution.counts)
     return [int(count) for count in counts]
 
 

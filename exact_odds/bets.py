@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .conditions import Condition, parse_condition
 from .errors import InputError
-from .features import Array, Levels, first_match, merge_levels
+from .features import Array, Columns, Levels, first_match, merge_levels
 from .parsing import parse_exact, shown
 from .rules import DrawRules
 
@@ -109,6 +109,18 @@ class Bet:
         """A common denominator of the pays, and each line's net pay times it (then a loss)."""
         scale = lcm(*(row.pays.net.denominator for row in self.rows))
         return scale, tuple(int(row.pays.net * scale) for row in self.rows) + (-scale,)
+
+
+def settlement(bet: Bet, columns: Columns, cache: dict[int, tuple[object, Array]] | None) -> Array:
+    """Per row of ``columns``, the pay-table line of ``bet`` that settles it; kept in ``cache``
+    where the rows are laid out the same for every shoe (the bet is kept alive with its lines, so
+    its id stays its own)."""
+    if cache is not None and id(bet) in cache:
+        return cache[id(bet)][1]
+    lines = bet.settle(columns)
+    if cache is not None:
+        cache[id(bet)] = (bet, lines)
+    return lines
 
 
 def bet_from_record(record: object, origin: str) -> Bet:

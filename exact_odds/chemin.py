@@ -774,6 +774,21 @@ def optimal_policy(solution: Solution) -> Policy:
     return Policy(tuple(entries))
 
 
+RULE_SETS = {CHEMIN_DE_FER_A: "A", CHEMIN_DE_FER_B2: "B2", CHEMIN_DE_FER_B3: "B3"}
+
+
+def with_optimal(rules: DrawRules, policy: Policy, shoe: Shoe) -> Policy:
+    """``policy`` with its base ``optimal`` replaced by the solution of the chemin de fer game that
+    ``rules`` play from ``shoe`` (at the rule set's commission); its own entries still refine it."""
+    if policy.base != "optimal":
+        return policy
+    model = next((name for preset, name in RULE_SETS.items() if preset.with_pays(rules.commission, rules.tie_pays) == rules), None)
+    if model is None:
+        raise InputError(f"--policy optimal solves chemin de fer: give --rules chemin_de_fer_a, _b2 or _b3, not {rules.name}")
+    solved = optimal_policy(solve(model, shoe, rules.commission / 100))
+    return Policy(tuple(dict(solved.entries + policy.entries).items()))
+
+
 def _point(side: str, key: Key, third: int | None) -> OptionPoint:
     if isinstance(key, int):
         return OptionPoint(side, key, None, third)

@@ -35,6 +35,21 @@ class DeckCount(click.ParamType):
         return parse_count(value, "--decks", minimum=1)
 
 
+class Count(click.ParamType):
+    """A whole number written with the digits 0-9, from ``minimum``."""
+
+    name = "N"
+
+    def __init__(self, minimum: int = 0, maximum: int | None = None):
+        self.minimum, self.maximum = minimum, maximum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        option = f"--{param.name}" if param and param.name else "value"
+        return parse_count(value, option, self.minimum, self.maximum)
+
+
 class ExactNumber(click.ParamType):
     """An exact positive number: ``100``, ``2.5``, ``5/2``."""
 
@@ -146,14 +161,22 @@ class Options:
 
         return Policy.parse(",".join(self.policy))
 
-    def decisions(self) -> Any:
+    def decisions(self, shoe: Any = None) -> Any:
+        """The rules with their choices fixed (``--policy optimal`` is solved for ``shoe``)."""
         from .policy import resolve
 
-        return resolve(self.rule_set(), self.policy_given())
+        policy = self.policy_given()
+        if policy.base == "optimal":
+            from .chemin import with_optimal
+
+            policy = with_optimal(self.rule_set(), policy, shoe if shoe is not None else self.shoe())
+        return resolve(self.rule_set(), policy)
 
     def user_bets(self) -> Any:
         from .bets import bets_file
 
+        if self.bets_file is not None and not self.bets_file.strip():
+            raise InputError("--bets-file is empty: name a TOML file of bets")
         return bets_file(self.bets_file) if self.bets_file else None
 
     def available(self) -> Any:
@@ -204,8 +227,20 @@ def plot_target(path: str | None) -> Any:
     return FileTarget(path, "--plot")
 
 
+class OutputLost(RuntimeError):
+    """The output could not all be written (a closed pipe, a full disk)."""
+
+
 def emit(text: str) -> None:
-    click.echo(text, nl=False)
+    """Write to stdout, all of it: a closed pipe or a full disk is an error, not a silent cut
+    (raised as :class:`OutputLost`, which click does not swallow as it does a broken pipe)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise OutputLost("the output was closed before it was all written") from None
+    except OSError as error:
+        raise OutputLost(f"cannot write the output: {error.strerror or error}") from None
 
 
 @click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
@@ -234,12 +269,11 @@ def cli(ctx: click.Context, fmt: str | None, returns: bool, engine: str | None, 
     bets, notes = given_options.bets(shoe.knows_suits)
     run = ENGINES[engine or "fast"]()
     rules = given_options.rule_set()
-    policy = given_options.policy_given()
-    if rules.option_points() and not policy:
+    if rules.option_points() and not given_options.policy_given():
         analyses = [analyze(shoe, bets, resolve(rules, choice), engine=run) for choice in pure_policies(rules)]
         emit(render_choices(analyses, fmt or "table", notes, returns))
         return
-    emit(render(analyze(shoe, bets, resolve(rules, policy), engine=run), fmt or "table", notes, returns))
+    emit(render(analyze(shoe, bets, given_options.decisions(shoe), engine=run), fmt or "table", notes, returns))
 
 
 @cli.command(name="rules")
@@ -275,7 +309,7 @@ def deal(ctx: click.Context, cards: tuple[str, ...], stake: Fraction, **local: A
     given_options = options(ctx, **local)
     shoe = given_options.shoe()
     bets, _ = given_options.bets(suits_known=True)
-    emit(deal_report(parse_cards(list(cards)), shoe, bets, given_options.decisions(), stake))
+    emit(deal_report(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), stake))
 
 
 @cli.command(name="bets")
@@ -349,13 +383,13 @@ def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, 
     before = ctx.find_root().params.get("decks")
     if before is not None and deck_text is not None:
         raise InputError("--decks is given both before and after `export`: give it once")
-    decks = parse_deck_list(deck_text or (str(before) if before is not None else "1-8"))
+    decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
     bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
     decisions = given_options.decisions()
     with FolderTarget(out, force) as target:
         files = export_files(decks, bets, decisions, progress_bar("exporting"), formulas)
         target.write(files)
-    click.echo(f"wrote {len(files) + 1} files to {out}")
+    emit(f"wrote {len(files) + 1} files to {out}\n")
 
 
 @cli.command()
@@ -391,13 +425,10 @@ def formula(ctx: click.Context, bet_names_alias: str | None, fmt: str, solve: bo
     decisions = given_options.decisions()
     outcomes = outcome_formulas(decisions)
     expectations = expectation_formulas(bets, decisions)
-    if fmt == "json":
-        click.echo(json.dumps(formulas_record(outcomes, expectations), indent=2))
-    else:
-        emit(formulas_text(outcomes, expectations, fmt))
+    emit(json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n" if fmt == "json" else formulas_text(outcomes, expectations, fmt))
     if solve or above is not None or below is not None:
         for expectation in expectations:
-            click.echo("\n".join(solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)))
+            emit("\n".join(solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)) + "\n")
 
 
 @cli.command()
@@ -414,7 +445,7 @@ def eor(ctx: click.Context, fmt: str, plot_path: str | None, **local: Any) -> No
     shoe = given_options.shoe()
     bets, _ = given_options.bets(suits_known=False)
     plot = plot_target(plot_path)
-    results = removal_effects(shoe, bets, given_options.decisions())
+    results = removal_effects(shoe, bets, given_options.decisions(shoe))
     emit(removal_report(results, shoe, fmt))
     if plot:
         from .plots import removal_figure
@@ -424,12 +455,12 @@ def eor(ctx: click.Context, fmt: str, plot_path: str | None, **local: Any) -> No
 
 @cli.command()
 @shared("shoe", "rules", "pays", "bets", "bets_file")
-@click.option("--shoes", type=click.IntRange(min=1), default=1000, show_default=True, help="Shoes to shuffle and deal.")
-@click.option("--seed", type=click.IntRange(min=0), default=1, show_default=True, help="Seed: the same seed gives the same result.")
+@click.option("--shoes", type=Count(1, 10**9), default=1000, show_default=True, help="Shoes to shuffle and deal.")
+@click.option("--seed", type=Count(0), default=1, show_default=True, help="Seed: the same seed gives the same result.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
 @click.option("--burn", is_flag=True, help="Burn cards at the start of each shoe (turn one, burn its value; tens burn 10).")
 @click.option("--count", "tags", metavar="TAGS", help="Count tags: 13 integers A..K, or RANK=TAG entries (5=1,6=-1,...).")
-@click.option("--workers", type=click.IntRange(min=1), help="Local worker processes (default: every core).")
+@click.option("--workers", type=Count(1), help="Local worker processes (default: every core; at most the cores).")
 @click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler, tcp://host:port (pip install 'exact_odds[cluster]').")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw exact EV against true count into this PNG.")
@@ -457,22 +488,17 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
         check_address(scheduler)
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
-    bets_text = None
-    if given_options.bets_file:
-        bets_text = Path(given_options.bets_file).read_text(encoding="utf-8")
     bets, notes = given_options.bets(suits_known=False)
+    bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
     settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
-                        tuple(bet.name for bet in bets), given_options.decisions(), bets_text)
+                        tuple(bet.name for bet in bets), given_options.decisions(shoe), bets_text)
     plot = plot_target(plot_path)
     bar: Any = click.progressbar(length=shoes, label="shoes", file=sys.stderr) if sys.stderr.isatty() else contextlib.nullcontext()
     with bar as progress:
         simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
     record = summary(simulation)
     record["notes"] = notes
-    if fmt == "json":
-        click.echo(json.dumps(record, indent=2))
-    else:
-        emit(summary_text(record) + "".join(f"Note: {note}\n" for note in notes))
+    emit(json.dumps(record, indent=2) + "\n" if fmt == "json" else summary_text(record) + "".join(f"Note: {note}\n" for note in notes))
     if plot and simulation.results:
         from .plots import simulation_figure
 
@@ -488,6 +514,30 @@ def fail(message: str, code: int) -> None:
     sys.exit(code)
 
 
+@cli.command(name="chemin-de-fer")
+@click.option("--model", type=click.Choice(["A", "B2", "B3"], case_sensitive=False), required=True,
+              help="A: each side sees its total (Kemeny-Snell); B2: the banker sees his two cards (Downton-Lockwood); B3: each side sees its two cards (Ethier-Gamez).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex"]), default="table", show_default=True)
+@shared("shoe", "pays")
+@click.pass_context
+def chemin_de_fer(ctx: click.Context, model: str, fmt: str, **local: Any) -> None:
+    """Chemin de fer solved exactly as a game between the player (a choice on 5) and the banker (a
+    choice everywhere): the value, both optimal strategies and a certificate that anyone can check.
+
+    --commission PCT takes PCT percent of the banker's wins (default 0: the zero-sum game); the game
+    is then bimatrix and the output is its Nash equilibrium. Model A is Kemeny and Snell's game with
+    cards drawn with replacement: its --decks default is inf; the others default to 8 decks.
+    """
+    from .chemin import render, solve
+
+    given_options = options(ctx, **local)
+    if given_options.tie_pays is not None:
+        raise InputError("--tie-pays means nothing to `chemin-de-fer` (a tie is a push between player and banker)")
+    decks = given_options.decks if given_options.decks is not None or given_options.shoe_spec else ("inf" if model.upper() == "A" else 8)
+    shoe = Options(decks, given_options.shoe_spec, given_options.remove).shoe()
+    emit(render(solve(model, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
+
+
 def main(argv: Iterable[str] | None = None) -> None:
     """Entry point: every input error is one line on stderr and exit status 2; Ctrl-C is 130; an
     output that cannot be written (a closed pipe, a full disk) is one line and status 1."""
@@ -499,10 +549,10 @@ def main(argv: Iterable[str] | None = None) -> None:
         fail("interrupted", 130)
     except InputError as error:
         fail(f"error: {error}", 2)
-    except BrokenPipeError:
+    except OutputLost as error:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so that the exit does not fail to flush again
-        fail("error: the output was closed before it was all written", 1)
+        fail(f"error: {error}", 1)
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
         fail(f"error: {error.strerror or error}{where}", 1)

@@ -123,7 +123,7 @@ def literal_code(kind: str, feature: str, text: str) -> int:
         return COLORS.index(lowered)
     if kind == "bool" and lowered in ("true", "false"):
         return int(lowered == "true")
-    if kind == "int" and re.fullmatch(r"-?[0-9]+", text):
+    if kind == "int" and re.fullmatch(r"-?[0-9]{1,18}", text):
         return int(text)
     expected = {"winner": ", ".join(OUTCOMES), "rank": " ".join(RANKS), "suit": " ".join(SUITS), "color": ", ".join(COLORS),
                 "bool": "true, false", "int": "an integer"}[kind]
@@ -238,8 +238,15 @@ class _Parser:
         if len(parts) == 1:
             return parts[0]
         booleans = [self.boolean(expression) for expression in parts]
-        evaluators = [expression.evaluate for expression in booleans]
-        return Expr("bool", lambda columns: join.reduce([evaluate(columns) for evaluate in evaluators if evaluate]),
+        evaluators = [expression.evaluate for expression in booleans if expression.evaluate]
+
+        def joined(columns: Columns) -> Array:
+            result = evaluators[0](columns)
+            for evaluate in evaluators[1:]:
+                result = join(result, evaluate(columns))
+            return result
+
+        return Expr("bool", joined,
                     features=frozenset().union(*(expression.features for expression in booleans)),
                     slots=merge_levels(*(expression.slots for expression in booleans)))
 
@@ -290,8 +297,8 @@ class _Parser:
                     features=left.features | right.features, slots=merge_levels(left.slots, right.slots))
 
     def compare_literals(self, feature: Expr, operator: str, items: list[str]) -> Expr:
-        if feature.kind in ("literal", "bool"):
-            raise self.error(f"{shown(feature.text)} is not a feature to compare")
+        if feature.kind == "literal" or (feature.kind == "bool" and not feature.features):
+            raise self.error(f"{shown(feature.text or 'this expression')} is not a feature to compare")
         if operator in ORDERINGS and feature.kind != "int":
             raise self.error(f"{feature.text} has no order: use == or != (or in [...])")
         try:
@@ -350,6 +357,8 @@ class _Parser:
             if operand.kind == "literal":
                 if not re.fullmatch(r"[0-9]+", operand.text):
                     raise self.unknown(operand.text)
+                if len(operand.text) > 18:
+                    raise self.error(f"{shown(operand.text)} is too large a number (at most 18 digits)")
                 number = int(operand.text)
                 operands.append(Expr("int", lambda columns, number=number: np.int64(number), text=operand.text))
             elif operand.kind != "int":
@@ -396,7 +405,8 @@ class _Parser:
             return Expr("literal", text=token)
         if name in COUP_FEATURES:
             kind = COUP_FEATURES[name]
-            return Expr(kind, lambda columns: columns[name], text=name, features=frozenset({name}))
+            read = (lambda columns: columns[name] != 0) if kind == "bool" else (lambda columns: columns[name])
+            return Expr(kind, read, text=name, features=frozenset({name}))
         if name in CARD_FEATURES:
             slot, kind, level = CARD_FEATURES[name]
             return Expr(kind, _slot_column(slot, name[len(slot) + 1 :], level), text=name, features=frozenset({name}),

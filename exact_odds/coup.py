@@ -169,5 +169,5 @@ def _rule_text(decisions: Decisions, hand: Hand, slot: int, draw: int) -> str:
         text += " when the player stood" if hand[4] == STOOD else f" against a player third card of {hand[4]}"
     third = None if side == "player" or hand[4] == STOOD else hand[4]
     if decisions.rules.mark(side, total, third) == "C":
-        text += f" (a choice; policy: {decisions.policy or 'none'})"
+        text += f" (a choice; policy: {decisions.policy.summary() or 'none'})"
     return text

@@ -31,6 +31,8 @@ MAX_DECK_COUNTS = 64
 def parse_deck_list(text: str) -> list[int | str]:
     """Deck counts from ``1-8``, ``1,2,6``, ``inf`` or a mix (at most :data:`MAX_DECK_COUNTS`)."""
     decks: list[int | str] = []
+    if not str(text).strip():
+        raise InputError("--decks is empty (expected e.g. 1-8, 1,2,6 or inf)")
     for part in (piece.strip().lower() for piece in str(text).split(",")):
         if part in ("inf", "infinite"):
             decks.append("inf")
@@ -112,7 +114,7 @@ def export_files(deck_list: list[int | str], bets: list[Bet], decisions: Decisio
 
 def index_text(deck_list: list[int | str], written: list[str], decisions: Decisions) -> str:
     decks = ",".join(str(decks) for decks in deck_list)
-    rules = "" if decisions.rules == PUNTO_BANCO and not decisions.policy else f" (rules: {decisions.rules.name}{', policy ' + str(decisions.policy) if decisions.policy else ''})"
+    rules = "" if decisions.rules == PUNTO_BANCO and not decisions.policy else f" (rules: {decisions.rules.name}{', policy ' + decisions.policy.summary() if decisions.policy else ''})"
     lines = [
         "# Exact baccarat tables",
         "",

@@ -38,29 +38,48 @@ def _ignore_interrupts() -> None:
     signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
+class LocalPool(concurrent.futures.Executor):
+    """An executor over a pool of fresh worker processes (spawned, one BLAS thread each, deaf to
+    Ctrl-C) that can be stopped at once: :meth:`shutdown` without waiting terminates them."""
+
+    def __init__(self, workers: int):
+        saved = {name: os.environ.get(name) for name in ONE_THREAD}
+        os.environ.update(ONE_THREAD)  # read by the fresh worker processes as they import numpy
+        try:
+            self.pool = multiprocessing.get_context("spawn").Pool(workers, initializer=_ignore_interrupts)
+        finally:
+            for name, value in saved.items():
+                if value is None:
+                    os.environ.pop(name, None)
+                else:
+                    os.environ[name] = value
+
+    def submit(self, fn: Callable[..., Any], /, *args: Any, **kwargs: Any) -> concurrent.futures.Future[Any]:
+        future: concurrent.futures.Future[Any] = concurrent.futures.Future()
+        future.set_running_or_notify_cancel()
+        self.pool.apply_async(fn, args, kwargs, callback=future.set_result, error_callback=future.set_exception)
+        return future
+
+    def shutdown(self, wait: bool = True, *, cancel_futures: bool = False) -> None:
+        if wait and not cancel_futures:
+            self.pool.close()
+            self.pool.join()
+        else:
+            self.pool.terminate()
+
+
 @contextmanager
 def local_executor(workers: int) -> Iterator[concurrent.futures.Executor]:
-    """A pool of ``workers`` fresh processes (spawned, one BLAS thread each, deaf to Ctrl-C: the
-    parent stops them)."""
-    saved = {name: os.environ.get(name) for name in ONE_THREAD}
-    os.environ.update(ONE_THREAD)  # read by the fresh worker processes as they import numpy
-    pool = concurrent.futures.ProcessPoolExecutor(workers, mp_context=multiprocessing.get_context("spawn"), initializer=_ignore_interrupts)
+    """A :class:`LocalPool` of ``workers`` processes, stopped at once if the block is interrupted."""
+    pool = LocalPool(workers)
     try:
         yield pool
     except BaseException:
         with interrupts_deferred():
-            for process in list(getattr(pool, "_processes", {}).values()):  # no public way to stop them on 3.11
-                process.terminate()
-            pool.shutdown(wait=False, cancel_futures=True)
+            pool.shutdown(wait=False)
         raise
     else:
-        pool.shutdown(wait=True)
-    finally:
-        for name, value in saved.items():
-            if value is None:
-                os.environ.pop(name, None)
-            else:
-                os.environ[name] = value
+        pool.shutdown()
 
 
 def check_address(address: str) -> None:

@@ -5,7 +5,8 @@ A policy gives each option point a probability of drawing: ``draw`` (1), ``stand
 probability (``9/11``). A key names a two-card total (``player_on_5``, every hand of that total) or,
 where the rules show a hand its cards, one composition (``player_on_1+4``); the banker's keys add the
 player's third card (``banker_on_3_vs_8``, ``banker_on_2+1_vs_stood``). ``punto_banco`` as an entry
-plays every choice as the Punto Banco tableau does; later entries refine it.
+plays every choice as the Punto Banco tableau does, ``optimal`` as the solution of chemin de fer
+(:mod:`exact_odds.chemin`, for its rule sets); later entries refine it.
 
 Decisions are integer weights out of a common ``scale`` (the least common denominator of the
 probabilities), so counts stay integers: a coup is weighted by both hands' decisions, and the totals
@@ -31,7 +32,7 @@ from .parsing import parse_probability, shown
 from .rules import CHOICE, DRAW, PUNTO_BANCO, STAND, STOOD, DrawRules, OptionPoint
 
 KEY = re.compile(r"(player)_on_([0-9](?:\+[0-9])?)|(banker)_on_([0-9](?:\+[0-9])?)_vs_([0-9]|stood)")
-BASES = ("punto_banco",)
+BASES = ("punto_banco", "optimal")
 MAX_PURE_PROFILES = 16
 """Without a policy, the analysis shows each pure choice when there are at most this many."""
 
@@ -77,6 +78,13 @@ class Policy:
     def __bool__(self) -> bool:
         return bool(self.entries or self.base)
 
+    def summary(self, limit: int = 160) -> str:
+        """The policy as text, cut short when long (the number of choices it names is then given)."""
+        text = str(self)
+        if len(text) <= limit:
+            return text
+        return text[: limit - 40].rsplit(",", 1)[0] + f",... ({len(self.entries)} choices)"
+
 
 def _key_point(key: str) -> OptionPoint:
     match = KEY.fullmatch(key)
@@ -99,6 +107,8 @@ def choices(rules: DrawRules, policy: Policy) -> dict[OptionPoint, Fraction]:
     names no option point, or an option point left open, is an error."""
     points = rules.option_points()
     chosen: dict[OptionPoint, Fraction] = {}
+    if policy.base == "optimal":
+        raise InputError(f"--policy optimal solves chemin de fer: it needs a shoe and one of the chemin de fer rule sets, not {rules.name}")
     if policy.base == "punto_banco":
         for point in points:
             mark = PUNTO_BANCO.mark(point.side, point.total, point.third)

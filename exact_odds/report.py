@@ -94,7 +94,7 @@ def rules_line(analysis: Analysis) -> str | None:
     decisions = analysis.decisions
     if decisions.rules == PUNTO_BANCO and not decisions.policy:
         return None
-    line = f"Rules: {decisions.rules.name}" + (f", policy {decisions.policy}" if decisions.policy else "")
+    line = f"Rules: {decisions.rules.name}" + (f", policy {decisions.policy.summary()}" if decisions.policy else "")
     if analysis.scale > 1:
         line += f"; combinations are weighted by the policy (each sequence counts {analysis.scale} times)"
     return line

@@ -18,6 +18,7 @@ from fractions import Fraction
 from pathlib import Path
 
 from .errors import InputError
+from .parsing import parse_exact, shown
 
 DRAW, STAND, CHOICE, NEVER = "D", "S", "C", "-"
 MARKS = (DRAW, STAND, CHOICE)
@@ -287,12 +288,9 @@ def load_rules(text: str, origin: str) -> DrawRules:
         if field not in data:
             return default
         value = data[field]
-        try:
-            if isinstance(value, bool) or not isinstance(value, (str, int)):
-                raise ValueError
-            return Fraction(str(value).strip())
-        except (ValueError, ZeroDivisionError):
-            raise InputError(f"rules file {origin}: {field}: expected an exact number such as \"5\" or \"2.5\", not {value!r}") from None
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise InputError(f"rules file {origin}: {field}: expected an exact number such as \"5\" or \"2.5\", not {shown(value)}")
+        return parse_exact(value, f"rules file {origin}: {field}", "\"5\" or \"2.5\"")
 
     naturals = data["naturals"]
     if not isinstance(naturals, list) or not all(isinstance(total, int) and not isinstance(total, bool) for total in naturals):
@@ -302,7 +300,7 @@ def load_rules(text: str, origin: str) -> DrawRules:
         raise InputError(f"rules file {origin}: banker_tableau: the first line must be the column header 0 1 2 3 4 5 6 7 8 9")
     rows: dict[int, tuple[str, ...]] = {}
     for line in lines[1:]:
-        if not line or not line[0].isdigit() or len(line[0]) != 1 or int(line[0]) in rows:
+        if not line or line[0] not in tuple("0123456789") or int(line[0]) in rows:
             raise InputError(f"rules file {origin}: banker_tableau: each row starts with a banker total 0-9, once: {' '.join(line)!r}")
         rows[int(line[0])] = tuple(line[1:])
     for total in range(10):

@@ -9,6 +9,7 @@ one given the cards seen, so the gains reported for a count are unbiased.)
 """
 
 import math
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -18,6 +19,7 @@ import numpy as np
 from .cards import POINT_VALUES, RANKS, rank_index
 from .coup import EMPTY_HAND, STOOD, coup_key, next_card
 from .errors import InputError
+from .parsing import parse_exact, shown
 from .policy import Decisions
 from .shoe import Shoe
 
@@ -49,25 +51,31 @@ def parse_tags(text: str) -> tuple[int, ...]:
     (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1)
     """
     entries = [entry.strip() for entry in text.split(",") if entry.strip()]
-    try:
-        if entries and all("=" in entry for entry in entries):
-            tags = [0] * 13
-            for entry in entries:
-                rank, _, tag = entry.partition("=")
-                tags[rank_index(rank.strip())] = int(tag)
-            return tuple(tags)
-        if len(entries) == 13:
-            return tuple(int(entry) for entry in entries)
-    except ValueError:
-        pass
-    raise InputError(f"unknown count tags {text!r} (expected 13 integers for A..K, or RANK=TAG entries such as 5=1,6=-1)")
+    expected = f"unknown count tags {shown(text)} (expected 13 integers for A..K, or RANK=TAG entries such as 5=1,6=-1)"
+    if entries and all("=" in entry for entry in entries):
+        tags = [0] * 13
+        named: set[int] = set()
+        for entry in entries:
+            rank, _, tag = (part.strip() for part in entry.partition("="))
+            index = rank_index(rank)
+            if index in named:
+                raise InputError(f"--count names {RANKS[index]} twice")
+            named.add(index)
+            tags[index] = _tag(tag, expected)
+        return tuple(tags)
+    if len(entries) == 13:
+        return tuple(_tag(entry, expected) for entry in entries)
+    raise InputError(expected)
+
+
+def _tag(text: str, expected: str) -> int:
+    if not re.fullmatch(r"[+-]?[0-9]{1,6}", text, flags=re.ASCII):
+        raise InputError(expected)
+    return int(text)
 
 
 def parse_penetration(text: str) -> Fraction:
-    try:
-        value = Fraction(str(text).strip())
-    except (ValueError, ZeroDivisionError):
-        raise InputError(f"--penetration must be a fraction such as 14/16 or 0.875, not {text!r}") from None
+    value = parse_exact(text, "--penetration", "14/16 or 0.875")
     if not 0 < value < 1:
         raise InputError(f"--penetration must lie strictly between 0 and 1, not {text!r}")
     return value
@@ -159,7 +167,7 @@ def indicator_bets():
 
 def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     """Deal shoes first..last-1 and weigh every coup."""
-    from .fast import batch_expectations
+    from .batch import batch_expectations
 
     dealt = [deal_shoe(settings, shoe) for shoe in range(first, last)]
     compositions = np.concatenate([shoe[0] for shoe in dealt])

@@ -27,6 +27,9 @@ from .policy import Decisions, Policy, resolve
 from .rules import PRESETS
 from .shoe import Shoe, shoe_of_decks
 
+MAX_DECKS = 10**12
+"""A record's deck count is at most this (a trillion decks)."""
+RANKS_HELD = "4 x decks cards of a rank"
 MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal")
 TEXT_FIELDS = ("id", "measure", "bet", "when", "value", "printed_as", "source", "url", "author", "note", "known_wrong", "rank",
                "rules", "policy")
@@ -107,14 +110,14 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
             raise InputError(f"{where}: {field} must be a string, not {shown(record[field])}")
     fields = dict(record)
     decks = fields["decks"]
-    if decks != "inf" and (isinstance(decks, bool) or not isinstance(decks, int) or decks < 1):
-        raise InputError(f"{where}: decks must be a whole number of decks from 1, or \"inf\", not {shown(decks)}")
+    if decks != "inf" and (isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS):
+        raise InputError(f"{where}: decks must be a whole number of decks from 1 to {MAX_DECKS:,}, or \"inf\", not {shown(decks)}")
     if "hand_pairs" in fields and not isinstance(fields["hand_pairs"], bool):
         raise InputError(f"{where}: hand_pairs must be true or false, not {shown(fields['hand_pairs'])}")
     if "removed" in fields:
         removed = fields["removed"]
-        if isinstance(removed, bool) or not isinstance(removed, int) or removed < 1:
-            raise InputError(f"{where}: removed must be a whole number of cards from 1, not {shown(removed)}")
+        if isinstance(removed, bool) or not isinstance(removed, int) or removed < 1 or (decks != "inf" and removed > 4 * decks):
+            raise InputError(f"{where}: removed must be a whole number of cards from 1 to the {RANKS_HELD} the shoe holds, not {shown(removed)}")
     if "scale" in fields:
         if isinstance(fields["scale"], bool) or not isinstance(fields["scale"], (int, str)) or parse_exact(fields["scale"], f"{where}: scale") == 0:
             raise InputError(f"{where}: scale must be a non-zero exact number such as \"10000000\", not {shown(fields['scale'])}")
@@ -130,6 +133,8 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
         raise InputError(f"{where}: the infinite deck has no effect of removal (every card drawn is put back)")
     if "when" not in fields and "bet" not in fields:
         raise InputError(f"{where}: needs `bet`")
+    if len(fields["value"]) > 60:
+        raise InputError(f"{where}: value {shown(fields['value'])} is longer than any printed figure")
     if fields.get("rules", "punto_banco") not in PRESETS:
         raise InputError(f"{where}: rules must be one of {', '.join(PRESETS)}, not {shown(fields['rules'])}")
     try:
@@ -137,7 +142,9 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
         if "rank" in fields:
             rank_index(fields["rank"])
         if "when" in fields:
-            parse_condition(fields["when"])
+            needs_coup, slots = parse_condition(fields["when"]).requirements()
+            if fields.get("hand_pairs") and (needs_coup or set(slots) - set(FIRST_CARDS)):
+                raise InputError("hand_pairs counts the first two cards of each hand: `when` may read only player_card1, player_card2, banker_card1, banker_card2")
         resolve(PRESETS[fields.get("rules", "punto_banco")], Policy.parse(fields.get("policy", "")))
     except InputError as error:
         raise InputError(f"{where}: {error}") from None

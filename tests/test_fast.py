@@ -9,7 +9,9 @@ from hypothesis import strategies as st
 from exact_odds.analysis import PlainEngine, analyze
 from exact_odds.bets import catalog
 from exact_odds.distribution import INT64_SAFE
-from exact_odds.fast import FastEngine, batch_expectations, coup_table
+from exact_odds.batch import batch_expectations
+from exact_odds.fast import FastEngine
+from exact_odds.tables import coup_table
 from exact_odds.policy import resolve
 from exact_odds.rules import PUNTO_BANCO
 from exact_odds.shoe import Shoe
@@ -60,11 +62,11 @@ def test_table_counts_each_natural_coup_once():
     four-value sequences with an 8 or 9 in either hand, counted here by plain loops."""
     table = coup_table(resolve(PUNTO_BANCO))
     naturals = sum(1 for p1, b1, p2, b2 in product(range(10), repeat=4) if (p1 + p2) % 10 >= 8 or (b1 + b2) % 10 >= 8)
-    keys = table.class_keys
-    natural_class = ((keys[:, 0] >= 8) | (keys[:, 1] >= 8)) & (keys[:, 2] < 0) & (keys[:, 3] < 0)
-    entry_class = np.repeat(np.arange(len(keys)), np.diff(np.append(table.class_starts, len(table.entry_multiset))))
-    assert table.entry_orderings[natural_class[entry_class]].sum() == naturals
-    assert len({tuple(key) for key in keys.tolist()}) == len(keys)
+    columns = table.columns
+    natural_row = (columns["natural"] == 1) & (columns["total_cards"] == 4)
+    assert table.entry_weight[natural_row[table.entry_row]].sum() == naturals
+    keys = list(zip(*(columns[name].tolist() for name in ("player_two_card_total", "banker_two_card_total", "player_third_card", "banker_third_card"))))
+    assert len(set(keys)) == len(keys)
 
 
 def test_batch_equals_one_at_a_time():

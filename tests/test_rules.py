@@ -15,7 +15,9 @@ from exact_odds.bets import catalog, main_bets
 from exact_odds.cards import RANKS, SUITS, Card
 from exact_odds.coup import EMPTY_HAND, coup_key, next_card, play_coup
 from exact_odds.errors import InputError
-from exact_odds.fast import FastEngine, batch_expectations, coup_table
+from exact_odds.batch import batch_expectations
+from exact_odds.fast import FastEngine
+from exact_odds.tables import coup_table
 from exact_odds.policy import Policy, choices, pure_policies, resolve
 from exact_odds.rules import BACCARAT_GOLD, PRESETS, PUNTO_BANCO, DrawRules, load_rules, rules_toml
 from exact_odds.shoe import Shoe
@@ -50,11 +52,12 @@ def walk_table(decisions) -> dict[tuple, int]:
 
 def compiled_table(decisions) -> dict[tuple, int]:
     table = coup_table(decisions)
-    entry_class = np.repeat(np.arange(len(table.class_starts)), np.diff(np.append(table.class_starts, len(table.entry_multiset))))
+    columns = table.columns
+    classes = list(zip(*(columns[name].tolist() for name in ("player_two_card_total", "banker_two_card_total", "player_third_card", "banker_third_card"))))
     result = {}
-    for klass, multiset, orderings in zip(entry_class.tolist(), table.entry_multiset.tolist(), table.entry_orderings.tolist()):
+    for row, multiset, orderings in zip(table.entry_row.tolist(), table.entry_multiset.tolist(), table.entry_weight.tolist()):
         used = tuple(value for value, count in enumerate(table.multisets[multiset].tolist()) for _ in range(count))
-        result[(tuple(table.class_keys[klass].tolist()), used)] = orderings
+        result[(classes[row], used)] = orderings
     return result
 
 

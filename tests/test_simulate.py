@@ -98,7 +98,7 @@ def test_tags():
 @pytest.mark.parametrize("args,message", [
     (["--penetration", "1.2"], "strictly between 0 and 1"),
     (["--penetration", "0"], "strictly between 0 and 1"),
-    (["--penetration", "abc"], "--penetration must be a fraction"),
+    (["--penetration", "abc"], "--penetration must be an exact number"),
     (["--count", "hi-lo"], "unknown count tags"),
     (["--count", "1,2,3"], "unknown count tags"),
     (["--scheduler", "tcp://127.0.0.1:9"], "cannot reach the dask scheduler"),

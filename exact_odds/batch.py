@@ -1,0 +1,168 @@
+"""Many shoes at once: exact expectations of many bets on many shoes (counting studies).
+
+The bets that read the coup are reduced to *events*: the distinct combinations of the pay-table line
+each bet settles on, over the rows of the compiled coup table (the 42 coup bets of the catalog need
+84). The kernel (:mod:`exact_odds.kernel`) counts each event for each shoe; every bet's expectation
+follows exactly, in integers, from the event counts and its pays. Bets on the first cards alone
+(the pair bets) are counted the same way over their own table of card draws.
+
+>>> from exact_odds.bets import catalog
+>>> many = batch_expectations([[32] * 13, [31] * 13], [catalog()["banker"], catalog()["player_pair"]])
+>>> many.expected_value(0, "player_pair")
+Fraction(-43, 415)
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .bets import Bet, settlement
+from .cards import POINT_VALUES
+from .distribution import INT64_SAFE, falling
+from .errors import InputError
+from .features import Array, Granularity, Levels, label_map, merge_levels
+from .kernel import Entries, weigh
+from .policy import Decisions, Policy, decisions_of
+from .rules import PUNTO_BANCO, DrawRules
+from .tables import Table, card_table, coup_table, tracked_key
+
+CHUNK = 4096
+"""Shoes weighed in one call of the kernel."""
+
+
+@dataclass(frozen=True, eq=False)
+class EventBasis:
+    """The events that a set of bets on one table separates: each event's pay-table line for every
+    bet, and the table's entries regrouped by event."""
+
+    table: Table
+    lines: Array  # (events, bets)
+    entries: Entries
+
+    @cached_property
+    def pays(self) -> list[list[int]]:
+        """Per event, each bet's scaled net pay (see :attr:`exact_odds.bets.Bet.scaled_pays`)."""
+        return self.lines.tolist()
+
+
+def event_basis(table: Table, bets: tuple[Bet, ...]) -> EventBasis:
+    """Group the table's rows by the line every bet settles them on."""
+    lines = np.stack([settlement(bet, table.columns, table.settlements) for bet in bets], axis=1)
+    events, row_event = np.unique(lines, axis=0, return_inverse=True)
+    row_event = row_event.ravel()
+    target = row_event[table.entry_row]
+    keys, index = np.unique(target * len(table.multisets) + table.entry_multiset, return_inverse=True)
+    weight = np.zeros(len(keys), dtype=table.entry_weight.dtype)
+    np.add.at(weight, index, table.entry_weight)
+    event, multiset = np.divmod(keys, len(table.multisets))
+    return EventBasis(table, events, Entries(table.factors, multiset, event, weight, len(events)))
+
+
+_BASES: dict[tuple[int, tuple[int, ...]], EventBasis] = {}
+
+
+def cached_basis(table: Table, bets: tuple[Bet, ...]) -> EventBasis:
+    """:func:`event_basis`, kept for the same table and bets (the bets are kept alive with it)."""
+    key = (id(table), tuple(id(bet) for bet in bets))
+    if key not in _BASES:
+        _BASES[key] = event_basis(table, bets)
+        _BASES[key].__dict__["bets"] = bets
+    return _BASES[key]
+
+
+@dataclass(frozen=True)
+class BatchExpectations:
+    """Exact expectations of several bets on many shoes.
+
+    ``numerators[s, b] / (scales[b] * falling(sizes[s], depths[b]))`` is the expected net win per
+    unit of bet ``b`` on shoe ``s``: a coup bet counts ordered 6-card sequences (times a mixed
+    policy's scale), a bet on the first cards ordered draws of the cards it reads.
+    """
+
+    bets: tuple[Bet, ...]
+    numerators: Array
+    scales: tuple[int, ...]
+    depths: tuple[int, ...]
+    sizes: tuple[int, ...]
+
+    def expected_value(self, shoe: int, bet: str) -> Fraction:
+        column = [candidate.name for candidate in self.bets].index(bet)
+        return Fraction(int(self.numerators[shoe, column]), self.scales[column] * falling(self.sizes[shoe], self.depths[column]))
+
+    def positive(self) -> Array:
+        """Exactly where the expectation is above zero."""
+        positive: Array = self.numerators > 0
+        return positive
+
+    def floats(self) -> Array:
+        """The expectations as floats, fast (to about 1e-15 relative): for statistics only."""
+        sizes = np.asarray(self.sizes, dtype=np.float64)
+        sequences = {depth: np.prod([sizes - drawn for drawn in range(depth)], axis=0) for depth in set(self.depths)}
+        denominators = np.stack([scale * sequences[depth] for scale, depth in zip(self.scales, self.depths)], axis=1)
+        floats: Array = self.numerators.astype(np.float64) / denominators
+        return floats
+
+
+VALUE_OF_RANK = np.zeros((13, 10), dtype=np.int64)
+VALUE_OF_RANK[np.arange(13), POINT_VALUES] = 1
+
+
+def _class_counts(counts: Array, table: Table) -> Array:
+    """The shoes' counts of the table's classes, from per-rank (13) or per-card (52) counts."""
+    if table.fine.mark == 0:
+        ranks = counts if counts.shape[1] == 13 else counts.reshape(len(counts), 13, 4).sum(axis=2)
+        by_value: Array = ranks @ VALUE_OF_RANK
+        return ranks if table.refined and table.fine.face else by_value
+    if counts.shape[1] != 52:
+        raise InputError("bets on suits or colours need per-card counts: give 52 counts per shoe (rank-major: A of S H D C, 2 ...)")
+    grouped = np.zeros((len(counts), table.fine.classes), dtype=np.int64)
+    for card, label in enumerate(label_map(Granularity.CARD, table.fine).tolist()):
+        grouped[:, label] += counts[:, card]
+    return grouped
+
+
+def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None) -> BatchExpectations:
+    """Exact expectations of ``bets`` for many shoes under ``rules`` with their choices fixed by
+    ``policy``. ``counts`` is (shoes x 13) per-rank counts A..K, or (shoes x 52) per-card counts
+    (rank-major, suits S H D C) when a bet reads suits or colours. Any bet the compiled tables can
+    hold is weighed: on the coup (with the card slots it reads) or on the first cards alone."""
+    decisions = decisions_of(rules, policy)
+    shoes = np.asarray(counts)
+    if shoes.ndim != 2 or shoes.shape[1] not in (13, 52):
+        raise InputError(f"counts must be one row per shoe of 13 per-rank or 52 per-card counts, not shape {shoes.shape}")
+    if not np.issubdtype(shoes.dtype, np.integer) or (shoes < 0).any():
+        raise InputError("counts must be whole numbers from 0")
+    if shoes.size and shoes.max() >= 2**40:
+        raise InputError("a count above 2^40 cards is beyond what a shoe can hold here")
+    shoes = shoes.astype(np.int64)
+    sizes = tuple(int(size) for size in shoes.sum(axis=1))
+    if any(size < 6 for size in sizes):
+        raise InputError("every shoe needs at least 6 cards")
+    groups: dict[object, list[int]] = {}
+    coup_levels: Levels = merge_levels(*(bet.card_slots for bet in bets if bet.needs_coup))
+    for index, bet in enumerate(bets):
+        key: object = "coup" if bet.needs_coup else tracked_key(bet.card_slots)
+        groups.setdefault(key, []).append(index)
+    tables = {key: coup_table(decisions, tracked_key(coup_levels)) if key == "coup" else card_table(key) for key in groups}  # type: ignore[arg-type]
+    largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
+    wide = any(largest_pay * table.bound(max(sizes)) >= INT64_SAFE for table in tables.values())
+    numerators = np.zeros((len(shoes), len(bets)), dtype=object if wide else np.int64)
+    scales = [0] * len(bets)
+    depths = [0] * len(bets)
+    for key, members in groups.items():
+        table = tables[key]
+        group = tuple(bets[index] for index in members)
+        basis = cached_basis(table, group)
+        pays = np.stack([np.asarray(bet.scaled_pays[1], dtype=np.int64)[basis.lines[:, position]] for position, bet in enumerate(group)], axis=1)
+        classes = _class_counts(shoes, table)
+        for position, index in enumerate(members):
+            scales[index] = group[position].scaled_pays[0] * table.scale
+            depths[index] = table.depth
+        for start in range(0, len(shoes), CHUNK):
+            chunk = slice(start, start + CHUNK)
+            events = weigh(basis.entries, table.factor_vectors(classes[chunk]), table.bound(max(sizes[chunk])))
+            numerators[chunk, members] = (events.astype(object) @ pays.astype(object)) if wide else events @ pays
+    return BatchExpectations(tuple(bets), numerators, tuple(scales), tuple(depths), sizes)

@@ -1,0 +1,110 @@
+"""The weighing kernel: for many shoes at once, the count of every target (a row of a table, or an
+event of a set of bets): the sum over the target's (multiset, target) entries of the entry's
+weighted orderings times the product of the multiset's factors in the shoe's factor vector
+(see :mod:`exact_odds.tables`). Exact at every size.
+
+The compiled kernel (``exact_odds._kernel``, a C extension that ``pip install .`` builds when a C
+compiler is there) adds in float64 while every product and sum is below 2^53 (so every step is an
+exact integer), in 64-bit integers below 2^63 and in 128-bit integers below 2^127; beyond, and
+whenever the extension is missing or ``EXACT_ODDS_KERNEL=numpy`` is set, the numpy path below gives
+identical results (int64, or Python integers). The caller gives a bound on every product and sum.
+"""
+
+import os
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any
+
+import numpy as np
+
+from .features import Array
+
+try:
+    from . import _kernel  # type: ignore[attr-defined]
+except ImportError:  # no compiler at install time: the numpy path
+    _kernel = None
+
+NUMPY_CELLS = 1 << 22
+"""The numpy path weighs as many shoes at once as keep its temporaries near this many cells."""
+FLOAT_BOUND = 2**53
+INT64_BOUND = 2**63
+INT128_BOUND = 2**127
+
+
+def compiled() -> bool:
+    """Whether the compiled kernel is in use."""
+    return _kernel is not None and os.environ.get("EXACT_ODDS_KERNEL", "") != "numpy"
+
+
+@dataclass(frozen=True, eq=False)
+class Entries:
+    """What to weigh: each multiset's factor indices, and (multiset, target, weight) entries."""
+
+    factors: Array  # (M, F)
+    multiset: Array  # (E,)
+    target: Array  # (E,)
+    weight: Array  # (E,) int64 or Python integers
+    targets: int
+
+    @cached_property
+    def by_multiset(self) -> tuple[Array, Array, Array, Array]:
+        """For the compiled kernel: the multisets sorted by their factor indices (so that neighbours
+        share factors), and the entries grouped by them: (factors, starts (M + 1), targets, weights)."""
+        rank = np.empty(len(self.factors), dtype=np.int64)
+        by_factors = np.lexsort(self.factors.T[::-1])
+        rank[by_factors] = np.arange(len(self.factors))
+        order = np.argsort(rank[self.multiset], kind="stable")
+        starts = np.searchsorted(rank[self.multiset][order], np.arange(len(self.factors) + 1))
+        factors = np.ascontiguousarray(self.factors[by_factors], dtype=np.int64)
+        return factors, starts.astype(np.int64), self.target[order].astype(np.int64), self.weight[order]
+
+    @cached_property
+    def by_target(self) -> tuple[Array, Array, Array]:
+        """Entries in target order with the first entry of each target: for the numpy path."""
+        order = np.argsort(self.target, kind="stable")
+        targets = self.target[order]
+        starts = np.flatnonzero(np.r_[True, targets[1:] != targets[:-1]]) if len(targets) else np.zeros(0, dtype=np.int64)
+        return order, starts, targets[starts]
+
+
+def weigh(entries: Entries, vectors: Array, bound: int) -> Array:
+    """(shoes x targets) exact counts; ``vectors`` holds each shoe's factor vector, ``bound`` bounds
+    every product of a multiset's factors and every count."""
+    small = vectors.dtype != object and entries.weight.dtype != object
+    if compiled() and small and bound < INT128_BOUND:
+        return _compiled(entries, vectors, bound)
+    kind: Any = np.int64 if small and bound < INT64_BOUND else object
+    order, starts, targets = entries.by_target
+    multisets, weights = entries.multiset[order], entries.weight[order].astype(kind)
+    result = np.zeros((len(vectors), entries.targets), dtype=kind)
+    step = max(1, NUMPY_CELLS // max(1, entries.factors.size, len(order)))
+    for first in range(0, len(vectors), step):
+        gathered = vectors[first : first + step].astype(kind)[:, entries.factors]
+        products = gathered[:, :, 0]
+        for column in range(1, gathered.shape[2]):
+            products = products * gathered[:, :, column]
+        if len(order):
+            result[first : first + step, targets] = np.add.reduceat(products[:, multisets] * weights, starts, axis=1)
+    return result
+
+
+def _compiled(entries: Entries, vectors: Array, bound: int) -> Array:
+    assert _kernel is not None
+    factors, starts, targets, weights = entries.by_multiset
+    vectors = np.ascontiguousarray(vectors, dtype=np.int64)
+    weights = np.ascontiguousarray(weights, dtype=np.int64)
+    shape = (len(vectors), entries.targets)
+    if bound < FLOAT_BOUND:
+        sums = np.zeros(shape, dtype=np.float64)
+        _kernel.weigh(factors, starts, targets, weights, vectors, sums, 0)
+        exact: Array = sums.astype(np.int64)
+        return exact
+    if bound < INT64_BOUND:
+        out = np.zeros(shape, dtype=np.int64)
+        _kernel.weigh(factors, starts, targets, weights, vectors, out, 1)
+        return out
+    high = np.zeros(shape, dtype=np.int64)
+    low = np.zeros(shape, dtype=np.uint64)
+    _kernel.weigh(factors, starts, targets, weights, vectors, high, 2, low)
+    joined: Array = high.astype(object) * (1 << 64) + low.astype(object)
+    return joined

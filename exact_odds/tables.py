@@ -1,0 +1,347 @@
+"""Compiled tables: every coup (or every draw of the first few cards) tabulated once, by row of
+features and multiset of card classes, so that any shoe is a weighted sum.
+
+A coup depends only on the ordered point values of the cards it uses, and how often a sequence of
+card classes occurs in a shoe depends only on the multiset of those classes. Slots a bet reads finely
+(a rank, a colour, a suit) are *refined*: their card is a class at the table's granularity; the other
+cards stay point values. For a multiset with t_j refined cards of class j and u_v other cards of
+value v (t_v of the refined cards having value v), in a shoe of N cards with c_j of class j and c_v
+of value v, the ordered sequences of ``depth`` cards it stands for number
+
+    prod_j falling(c_j, t_j) * prod_v falling(c_v - t_v, u_v) * falling(N - n, depth - n)
+
+(powers instead of falling factorials for the infinite deck). In a multiset's packed key a refined
+card of class j has id j, another card of value v has id J + v (J refined classes). Each multiset
+lists the indices of its
+factors in a per-shoe *factor vector*; :mod:`exact_odds.kernel` multiplies them out and sums the
+weighted orderings of every (multiset, target) entry, exactly.
+
+>>> from exact_odds.policy import resolve
+>>> from exact_odds.rules import PUNTO_BANCO
+>>> from exact_odds.shoe import Shoe
+>>> coup_table(resolve(PUNTO_BANCO)).distribution(Shoe.decks(8)).outcome_counts()["tie"]
+475627426473216
+"""
+
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from typing import Any
+
+import numpy as np
+
+from .distribution import INT64_SAFE, Distribution, draws
+from .errors import InputError
+from .kernel import Entries, weigh
+from .features import (
+    NOT_DEALT,
+    SLOTS,
+    Array,
+    Columns,
+    Granularity,
+    card_columns,
+    card_labels,
+    class_values,
+    coup_columns,
+    label_map,
+    relabel,
+)
+from .policy import Decisions
+from .shoe import Shoe
+
+MAX_CARDS = 6
+FACTORS = MAX_CARDS + 1
+"""Counts 0..6 of the cards of one class a multiset may hold."""
+MAX_ORDERINGS = 720
+"""No multiset of six cards has more orderings than 6!."""
+MAX_SEQUENCES = 12_000_000
+"""A table built from more sequences than this is refused (seconds of work and gigabytes)."""
+ABSENT = 63
+"""The class id of an empty position in a packed multiset key (6 bits per card)."""
+
+Tracked = tuple[tuple[str, Granularity], ...]
+"""Tracked slots and their granularity, in slot order (a hashable form of :data:`~exact_odds.features.Levels`)."""
+
+
+def tracked_key(levels: dict[str, Granularity]) -> Tracked:
+    return tuple((slot, levels[slot]) for slot in SLOTS if slot in levels)
+
+
+@dataclass(frozen=True, eq=False)
+class Table:
+    """Weighted orderings by (row, multiset); see the module docstring."""
+
+    fine: Granularity
+    """The granularity of refined cards (classes 0..J-1 of a multiset); J = 0 when none are refined."""
+    refined: int
+    depth: int
+    scale: int
+    """Each sequence counts ``scale`` times (a mixed policy's weights)."""
+    columns: Columns
+    multisets: Array  # (M, J + 10): refined classes, then the ten point values
+    factors: Array  # (M, depth): indices of its linear factors in the factor vector
+    entry_multiset: Array  # (E,) sorted by row
+    entry_row: Array  # (E,)
+    entry_weight: Array  # (E,) weighted orderings
+    settlements: dict[int, tuple[object, Array]] = field(default_factory=dict, repr=False)
+
+    @property
+    def rows(self) -> int:
+        return len(next(iter(self.columns.values())))
+
+    @cached_property
+    def value_of_class(self) -> Array:
+        """The point value of each refined class."""
+        return np.asarray(class_values(self.fine), dtype=np.int64)
+
+    def shoe_counts(self, shoe: Shoe) -> list[int]:
+        """The shoe's counts of the refined classes (or of the values when nothing is refined)."""
+        from .enumerator import shoe_counts
+
+        return shoe_counts(shoe, self.fine)
+
+    def factor_vectors(self, counts: Array, with_replacement: bool = False) -> Array:
+        """Per shoe (rows of ``counts``: the shoes' counts of the refined classes, or of the ten values
+        when nothing is refined), every linear factor a multiset's weight may use, laid out as
+        :func:`_factor_indices` indexes them: c_j - i for refined classes, c_v - t - i for values,
+        N - n - i for unused cards (no subtraction with replacement). int64 (each is at most N)."""
+        counts = np.asarray(counts, dtype=np.int64)
+        values = counts @ membership(self.fine) if self.refined else counts
+        steps = np.zeros(MAX_CARDS, dtype=np.int64) if with_replacement else np.arange(MAX_CARDS)
+        taken = np.zeros(FACTORS, dtype=np.int64) if with_replacement else np.arange(FACTORS)
+        sizes = values.sum(axis=1)
+        blocks = [
+            (counts[:, :, None] - steps).reshape(len(counts), -1) if self.refined else np.zeros((len(counts), 0), dtype=np.int64),
+            (values[:, :, None, None] - taken[:, None] - steps).reshape(len(counts), -1),
+            (sizes[:, None, None] - taken[:, None] - steps).reshape(len(counts), -1),
+            np.ones((len(counts), 1), dtype=np.int64),
+        ]
+        vector: Array = np.concatenate(blocks, axis=1)
+        return vector
+
+
+    @cached_property
+    def row_entries(self) -> Entries:
+        """The table's entries with rows as targets."""
+        return Entries(self.factors, self.entry_multiset, self.entry_row, self.entry_weight, self.rows)
+
+    def bound(self, size: int) -> int:
+        """A bound on every product of factors and every count of a shoe of ``size`` cards."""
+        return max(size, 1) ** self.depth * self.scale
+
+    def distribution(self, shoe: Shoe) -> Distribution:
+        """The counts of every row for ``shoe``, exactly. (The total is that of the counts at the
+        table's granularity: the infinite deck holds one card of each rank, or of each card.)"""
+        classes = self.shoe_counts(shoe)
+        size = sum(classes)
+        counts = weigh(self.row_entries, self.factor_vectors(np.asarray([classes]), shoe.with_replacement), self.bound(size))[0]
+        total = draws(size, self.depth, shoe.with_replacement) * self.scale
+        return Distribution(self.columns, counts, total, self.depth, self.scale, self.settlements)
+
+
+def _falling(start: Array, length: Array, with_replacement: bool) -> Array:
+    """falling(start, length) elementwise (start ** length with replacement), in the dtype of
+    ``start``; 0 where there are not enough cards."""
+    start, length = np.broadcast_arrays(start, length)
+    result = np.ones(start.shape, dtype=start.dtype)
+    for step in range(MAX_CARDS):
+        factor = start if with_replacement else start - step
+        result = np.where(length > step, result * np.where(factor > 0, factor, 0), result)
+    return result
+
+
+def _pack(ids: Array) -> Array:
+    """Sorted class ids of up to six cards per column, packed six bits each."""
+    ordered = np.sort(ids, axis=0)
+    packed = np.zeros(ids.shape[1], dtype=np.int64)
+    for row in ordered:
+        packed = (packed << 6) | row
+    return packed
+
+
+def _unpack(packed: Array, classes: int) -> Array:
+    """Class counts (M, classes) of packed multiset keys."""
+    multisets = np.zeros((len(packed), classes), dtype=np.int64)
+    for shift in range(MAX_CARDS):
+        ids = (packed >> (6 * shift)) & 63
+        present = ids != ABSENT
+        np.add.at(multisets, (np.flatnonzero(present), ids[present]), 1)
+    return multisets
+
+
+def membership(fine: Granularity) -> Array:
+    """Which point value each class of ``fine`` has, as a (classes x 10) 0/1 matrix."""
+    values = np.asarray(class_values(fine))
+    matrix: Array = (values[:, None] == np.arange(10)[None, :]).astype(np.int64)
+    return matrix
+
+
+def membership_by_classes(classes: int) -> Array:
+    """:func:`membership` of the granularity with this many classes."""
+    return membership(next(granularity for granularity in Granularity if granularity.classes == classes))
+
+
+def _factor_indices(multisets: Array, refined: int, depth: int) -> Array:
+    """Each multiset's ``depth`` linear factors, as indices into the factor vector (see
+    :meth:`Table.factor_vectors`): for t_j refined cards of class j, c_j, c_j - 1, ...; for u_v
+    other cards of value v, c_v - t_v, c_v - t_v - 1, ...; for the unused cards, N - n, N - n - 1, ..."""
+    rows = len(multisets)
+    fine_counts, value_counts = multisets[:, :refined], multisets[:, refined:]
+    values_of_fine = fine_counts @ membership_by_classes(refined) if refined else np.zeros((rows, 10), dtype=np.int64)
+    value_base = refined * MAX_CARDS
+    unused_base = value_base + 10 * FACTORS * MAX_CARDS
+    one = unused_base + FACTORS * MAX_CARDS
+    indices = np.full((rows, depth), one, dtype=np.int64)
+    filled = np.zeros(rows, dtype=np.int64)
+    steps = np.arange(MAX_CARDS)
+
+    def place(base: Array, count: Array) -> None:
+        for step in range(int(count.max(initial=0))):
+            chosen = count > step
+            indices[chosen, filled[chosen]] = base[chosen] + step
+            filled[chosen] += 1
+
+    for klass in range(refined):
+        place(np.full(rows, klass * MAX_CARDS), fine_counts[:, klass])
+    for value in range(10):
+        place(value_base + (value * FACTORS + values_of_fine[:, value]) * MAX_CARDS, value_counts[:, value])
+    cards = multisets.sum(axis=1)
+    place(unused_base + cards * MAX_CARDS, depth - cards)
+    del steps
+    return indices
+
+
+def _collect(fine: Granularity, refined: int, depth: int, scale: int, columns: Columns, row_index: Array, multiset_keys: Array,
+             weights: Array) -> Table:
+    """A table from its sequences: each sequence's row, packed multiset key and weight."""
+    keys, multiset_index = np.unique(multiset_keys, return_inverse=True)
+    entries, entry_index = np.unique(row_index * len(keys) + multiset_index, return_inverse=True)
+    summed = np.zeros(len(entries), dtype=weights.dtype)
+    np.add.at(summed, entry_index, weights)
+    entry_row, entry_multiset = np.divmod(entries, len(keys))
+    multisets = _unpack(keys, refined + 10)
+    return Table(fine, refined, depth, scale, columns, multisets, _factor_indices(multisets, refined, depth),
+                 entry_multiset, entry_row, summed)
+
+
+def _extend(values: Array, rows: Array) -> Array:
+    """The given columns of ``values`` (cards x sequences), each followed by every value of one more card."""
+    chosen = np.repeat(values[:, rows], 10, axis=1)
+    extended: Array = np.vstack([chosen, np.tile(np.arange(10), len(rows))])
+    return extended
+
+
+def coup_sequences(decisions: Decisions) -> tuple[Array, Array]:
+    """Every coup over point values, vectorised card by card as the walk of :mod:`exact_odds.coup`
+    goes (naturals, the player's decision, the banker's), from the same decision weights: the values
+    by slot (6 x sequences, -1 where no card was dealt) and each sequence's weight (the decisions'
+    weights out of ``scale`` each; a coup that stops on a natural weighs ``scale ** 2``). A test runs
+    every sequence of point values through both and compares."""
+    scale = decisions.scale
+    wide = scale * scale * MAX_ORDERINGS >= INT64_SAFE  # a policy's weights beyond int64: Python integers
+    kind: Any = object if wide else np.int64
+    player_weights = np.array(decisions.player, dtype=kind)
+    banker_weights = np.array(decisions.banker, dtype=kind)
+    naturals = sorted(decisions.rules.naturals)
+    prefix = np.indices((10,) * 4).reshape(4, -1)
+    settled = np.isin((prefix[0] + prefix[2]) % 10, naturals) | np.isin((prefix[1] + prefix[3]) % 10, naturals)
+    player_draw = np.where(settled, 0, player_weights[prefix[0] * 10 + prefix[2]])
+    stood = np.flatnonzero(~settled & (player_draw < scale))
+    stood_values = prefix[:, stood]
+    stand_weight = scale - player_draw[stood]
+    banker_after_stand = banker_weights[(stood_values[1] * 10 + stood_values[3]) * 11]
+    drew_rows = np.flatnonzero(player_draw > 0)
+    drew = _extend(prefix, drew_rows)  # P1 B1 P2 B2 P3
+    drew_weight = np.repeat(player_draw[drew_rows], 10)
+    banker_after_draw = banker_weights[(drew[1] * 10 + drew[3]) * 11 + drew[4] + 1]
+
+    def slots(values: Array, player_third: bool, banker_third: bool) -> Array:
+        missing = np.full((1, values.shape[1]), NOT_DEALT)
+        player = values[4:5] if player_third else missing
+        banker = values[4 + player_third : 5 + player_third] if banker_third else missing
+        laid: Array = np.vstack([values[:4], player, banker])
+        return laid
+
+    groups = [
+        (slots(prefix[:, settled], False, False), np.full(int(settled.sum()), scale * scale, dtype=kind)),
+        (slots(stood_values, False, False), stand_weight * (scale - banker_after_stand)),
+        (slots(_extend(stood_values, np.arange(len(stood))), False, True), np.repeat(stand_weight * banker_after_stand, 10)),
+        (slots(drew, True, False), drew_weight * (scale - banker_after_draw)),
+        (slots(_extend(drew, np.arange(drew.shape[1])), True, True), np.repeat(drew_weight * banker_after_draw, 10)),
+    ]
+    values = np.concatenate([laid for laid, _ in groups], axis=1)
+    weights = np.concatenate([weight for _, weight in groups])
+    keep = weights > 0
+    return values[:, keep], weights[keep]
+
+
+def _refine(values: Array, weights: Array, tracked: Tracked, fine: Granularity) -> tuple[Array, Array, Array]:
+    """Each sequence once per way to give its tracked cards a class at ``fine``: the values, the
+    fine labels of tracked slots (-1 elsewhere) and the weights, repeated."""
+    labels = np.full(values.shape, NOT_DEALT, dtype=np.int64)
+    by_value = [np.flatnonzero(np.asarray(class_values(fine)) == value) for value in range(10)]
+    widths = np.array([len(classes) for classes in by_value] + [1])
+    table = np.full((11, widths.max()), NOT_DEALT)
+    for value, classes in enumerate(by_value):
+        table[value, : len(classes)] = classes
+    for slot, _ in tracked:
+        position = SLOTS.index(slot)
+        repeats = widths[values[position]]  # value -1 (not dealt) reads the last row: one copy
+        if repeats.sum() > MAX_SEQUENCES:
+            raise InputError(f"the bets read {', '.join(slot for slot, _ in tracked)} too finely to tabulate every coup "
+                             f"({int(repeats.sum()):,} sequences): read fewer slots, or ranks or colours instead of suits")
+        origin = np.repeat(np.arange(len(repeats)), repeats)
+        within = np.arange(len(origin)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+        values, labels, weights = values[:, origin], labels[:, origin], weights[origin]
+        labels[position] = table[values[position], within]
+    return values, labels, weights
+
+
+@lru_cache(maxsize=16)
+def coup_table(decisions: Decisions, tracked: Tracked = ()) -> Table:
+    """Every coup of the rules, by coup class (two-card totals and third cards) and the tracked
+    slots' classes, and by multiset of cards used (refined for tracked slots)."""
+    values, weights = coup_sequences(decisions)
+    fine = Granularity.VALUE
+    for _, level in tracked:
+        fine = fine.join(level)
+    refined = fine.classes if tracked else 0
+    values, labels, weights = _refine(values, weights, tracked, fine)
+    player_two, banker_two = (values[0] + values[2]) % 10, (values[1] + values[3]) % 10
+    row_code = ((player_two * 10 + banker_two) * 11 + values[4] + 1) * 11 + values[5] + 1
+    for slot, level in tracked:
+        row_code = row_code * 64 + relabel(labels[SLOTS.index(slot)], fine, level) + 1
+    ids = np.where(labels >= 0, labels, np.where(values >= 0, values + refined, ABSENT))  # class ids (module docstring)
+    rows, row_index = np.unique(row_code, return_inverse=True)
+    codes = rows.copy()
+    slot_labels = []
+    for slot, level in reversed(tracked):
+        slot_labels.append((slot, level, codes % 64 - 1))
+        codes //= 64
+    keys = np.stack([codes // 1210, codes // 121 % 10, codes // 11 % 11 - 1, codes % 11 - 1])
+    columns = coup_columns(keys[0], keys[1], keys[2], keys[3], decisions.rules.naturals)
+    for slot, level, slot_label in reversed(slot_labels):
+        columns.levels[slot] = level
+        columns.update(card_columns(slot, level, slot_label))
+    return _collect(fine, refined, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(ids), weights)
+
+
+@lru_cache(maxsize=16)
+def card_table(tracked: Tracked) -> Table:
+    """Every ordered draw of the cards in the tracked slots (the first cards of a coup), one row per
+    sequence of classes at the slots' granularity."""
+    fine = Granularity.VALUE
+    for _, level in tracked:
+        fine = fine.join(level)
+    if any(SLOTS.index(slot) >= 4 for slot, _ in tracked):
+        raise ValueError("a third card is dealt only when the coup draws it: count it through the coup")
+    sequences = fine.classes ** len(tracked)
+    if sequences > MAX_SEQUENCES:
+        raise InputError(f"the bets read {', '.join(slot for slot, _ in tracked)} too finely to tabulate ({sequences:,} sequences)")
+    labels = np.indices((fine.classes,) * len(tracked)).reshape(len(tracked), -1)
+    ids = np.vstack([labels, np.full((MAX_CARDS - len(tracked), labels.shape[1]), ABSENT)])  # every card refined
+    columns = Columns(levels=dict(tracked))
+    for (slot, level), label in zip(tracked, labels):
+        columns.update(card_columns(slot, level, relabel(label, fine, level)))
+    if not tracked:
+        columns["rows"] = np.zeros(1, dtype=np.int64)
+    return _collect(fine, fine.classes, len(tracked), 1, columns, np.arange(labels.shape[1]), _pack(ids), np.ones(labels.shape[1], dtype=np.int64))
