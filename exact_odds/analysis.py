@@ -17,7 +17,8 @@ import numpy as np
 from .bets import LOSE, Bet, Payout, settlement
 from .distribution import Distribution
 from .enumerator import enumerate_cards, enumerate_coups
-from .features import Array, Levels, merge_levels
+from .features import Array, Granularity, Levels, merge_levels
+from .tables import tracked_key
 from .policy import Decisions, Policy, decisions_of
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
@@ -102,7 +103,7 @@ class Engine(Protocol):
 
     def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution: ...
 
-    def cards(self, shoe: Shoe, tracked: Levels) -> Distribution: ...
+    def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution: ...
 
 
 class PlainEngine:
@@ -111,7 +112,7 @@ class PlainEngine:
     def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution:
         return enumerate_coups(shoe, decisions, tracked)
 
-    def cards(self, shoe: Shoe, tracked: Levels) -> Distribution:
+    def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution:
         return enumerate_cards(shoe, tracked)
 
 
@@ -154,12 +155,11 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BA
     decisions = decisions_of(rules, policy)
     engine = engine or default_engine()
     coup_bets = [bet for bet in bets if bet.needs_coup]
-    card_groups: dict[frozenset[str], Levels] = {}
+    card_members: dict[tuple[tuple[str, Granularity], ...], list[Bet]] = {}
     for bet in bets:
         if not bet.needs_coup:
-            group = frozenset(bet.card_slots)
-            card_groups[group] = merge_levels(card_groups.get(group, {}), bet.card_slots)
+            card_members.setdefault(tracked_key(bet.card_slots), []).append(bet)
     coups = engine.coups(shoe, decisions, merge_levels(*(bet.card_slots for bet in coup_bets)))
-    card_tables = {group: engine.cards(shoe, slots) for group, slots in card_groups.items()}
-    results = tuple(return_table(bet, coups if bet.needs_coup else card_tables[frozenset(bet.card_slots)]) for bet in bets)
+    card_tables = {key: engine.cards(shoe, dict(key), tuple(members)) for key, members in card_members.items()}
+    results = tuple(return_table(bet, coups if bet.needs_coup else card_tables[tracked_key(bet.card_slots)]) for bet in bets)
     return Analysis(shoe, decisions, coups.outcome_counts(), coups.total, results)

@@ -27,6 +27,7 @@ from .features import Array, Granularity, Levels, label_map, merge_levels
 from .kernel import Entries, weigh
 from .policy import Decisions, Policy, decisions_of
 from .rules import PUNTO_BANCO, DrawRules
+from .patterns import pattern_form
 from .tables import Table, card_table, coup_table, tracked_key
 
 CHUNK = 4096
@@ -110,18 +111,24 @@ VALUE_OF_RANK = np.zeros((13, 10), dtype=np.int64)
 VALUE_OF_RANK[np.arange(13), POINT_VALUES] = 1
 
 
-def _class_counts(counts: Array, table: Table) -> Array:
-    """The shoes' counts of the table's classes, from per-rank (13) or per-card (52) counts."""
-    if table.fine.mark == 0:
+def class_counts(counts: Array, fine: Granularity) -> Array:
+    """The shoes' counts of the classes of ``fine``, from per-rank (13) or per-card (52) counts."""
+    if fine.mark == 0:
         ranks = counts if counts.shape[1] == 13 else counts.reshape(len(counts), 13, 4).sum(axis=2)
         by_value: Array = ranks @ VALUE_OF_RANK
-        return ranks if table.refined and table.fine.face else by_value
+        return ranks if fine.face else by_value
     if counts.shape[1] != 52:
         raise InputError("bets on suits or colours need per-card counts: give 52 counts per shoe (rank-major: A of S H D C, 2 ...)")
-    grouped = np.zeros((len(counts), table.fine.classes), dtype=np.int64)
-    for card, label in enumerate(label_map(Granularity.CARD, table.fine).tolist()):
+    grouped = np.zeros((len(counts), fine.classes), dtype=np.int64)
+    for card, label in enumerate(label_map(Granularity.CARD, fine).tolist()):
         grouped[:, label] += counts[:, card]
     return grouped
+
+
+def _pays(group: tuple[Bet, ...], lines: Array) -> Array:
+    """(events x bets): each bet's scaled net pay on each event's line."""
+    stacked: Array = np.stack([np.asarray(bet.scaled_pays[1], dtype=np.int64)[lines[:, position]] for position, bet in enumerate(group)], axis=1)
+    return stacked
 
 
 def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None) -> BatchExpectations:
@@ -146,21 +153,31 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     for index, bet in enumerate(bets):
         key: object = "coup" if bet.needs_coup else tracked_key(bet.card_slots)
         groups.setdefault(key, []).append(index)
-    tables = {key: coup_table(decisions, tracked_key(coup_levels)) if key == "coup" else card_table(key) for key in groups}  # type: ignore[arg-type]
+    forms = {key: pattern_form(key, tuple(bets[index] for index in members)) for key, members in groups.items() if key != "coup"}  # type: ignore[arg-type]
+    tables = {key: coup_table(decisions, tracked_key(coup_levels)) if key == "coup" else card_table(key)  # type: ignore[arg-type]
+              for key in groups if forms.get(key) is None}
     largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
-    wide = any(largest_pay * table.bound(max(sizes)) >= INT64_SAFE for table in tables.values())
+    largest = max((table.bound(max(sizes)) for table in tables.values()), default=max(sizes) ** 4)
+    wide = largest_pay * largest >= INT64_SAFE
     numerators = np.zeros((len(shoes), len(bets)), dtype=object if wide else np.int64)
     scales = [0] * len(bets)
     depths = [0] * len(bets)
     for key, members in groups.items():
-        table = tables[key]
         group = tuple(bets[index] for index in members)
+        form = forms.get(key)
+        if form is not None:
+            pays = _pays(group, np.stack([bet.settle(form.columns()) for bet in group], axis=1))
+            counts = form.counts(class_counts(shoes, form.fine))
+            numerators[:, members] = (counts.astype(object) @ pays.astype(object)) if wide or counts.dtype == object else counts @ pays
+            for position, index in enumerate(members):
+                scales[index], depths[index] = group[position].scaled_pays[0], len(form.tracked)
+            continue
+        table = tables[key]
         basis = cached_basis(table, group)
-        pays = np.stack([np.asarray(bet.scaled_pays[1], dtype=np.int64)[basis.lines[:, position]] for position, bet in enumerate(group)], axis=1)
-        classes = _class_counts(shoes, table)
+        pays = _pays(group, basis.lines)
+        classes = class_counts(shoes, table.fine if table.refined else Granularity.VALUE)
         for position, index in enumerate(members):
-            scales[index] = group[position].scaled_pays[0] * table.scale
-            depths[index] = table.depth
+            scales[index], depths[index] = group[position].scaled_pays[0] * table.scale, table.depth
         for start in range(0, len(shoes), CHUNK):
             chunk = slice(start, start + CHUNK)
             events = weigh(basis.entries, table.factor_vectors(classes[chunk]), table.bound(max(sizes[chunk])))

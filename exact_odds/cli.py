@@ -443,7 +443,7 @@ def eor(ctx: click.Context, fmt: str, plot_path: str | None, **local: Any) -> No
 
     given_options = options(ctx, **local)
     shoe = given_options.shoe()
-    bets, _ = given_options.bets(suits_known=False)
+    bets, _ = given_options.bets(suits_known=shoe.knows_suits)
     plot = plot_target(plot_path)
     results = removal_effects(shoe, bets, given_options.decisions(shoe))
     emit(removal_report(results, shoe, fmt))
@@ -488,7 +488,7 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
         check_address(scheduler)
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
-    bets, notes = given_options.bets(suits_known=False)
+    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
     bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
     settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
                         tuple(bet.name for bet in bets), given_options.decisions(shoe), bets_text)

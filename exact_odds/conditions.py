@@ -82,6 +82,9 @@ class Expr:
     slots: Levels = field(default_factory=dict)
     card: int | None = None
     """For a plain card-slot feature: the slot's index (it may be tabulated over the 52 cards)."""
+    symmetric: bool = False
+    """Built from constants and ==, != between the same attribute of two card slots only: then it
+    depends on the cards only through which of them are alike (see :mod:`exact_odds.patterns`)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -93,6 +96,8 @@ class Condition:
     features: frozenset[str]
     slots: Levels
     evaluate: Evaluator
+    symmetric: bool = False
+    """See :attr:`Expr.symmetric`."""
 
     def requirements(self) -> tuple[bool, Levels]:
         """Whether it needs the whole coup (a coup feature, a third card, which exists only when the
@@ -216,7 +221,7 @@ class _Parser:
     def boolean(self, expression: Expr) -> Expr:
         if expression.kind == "literal" and expression.text.lower() in ("true", "false"):
             value = expression.text.lower() == "true"
-            return Expr("bool", lambda columns: np.bool_(value))
+            return Expr("bool", lambda columns: np.bool_(value), symmetric=True)
         if expression.kind == "literal":
             raise self.unknown(expression.text)
         if expression.kind != "bool":
@@ -248,7 +253,8 @@ class _Parser:
 
         return Expr("bool", joined,
                     features=frozenset().union(*(expression.features for expression in booleans)),
-                    slots=merge_levels(*(expression.slots for expression in booleans)))
+                    slots=merge_levels(*(expression.slots for expression in booleans)),
+                    symmetric=all(expression.symmetric for expression in booleans))
 
     def negation(self) -> Expr:
         negations = 0
@@ -263,7 +269,8 @@ class _Parser:
         assert evaluate is not None
         if negations % 2 == 0:
             return inner
-        return Expr("bool", lambda columns: np.logical_not(evaluate(columns)), features=inner.features, slots=inner.slots)
+        return Expr("bool", lambda columns: np.logical_not(evaluate(columns)), features=inner.features, slots=inner.slots,
+                    symmetric=inner.symmetric)
 
     def comparison(self) -> Expr:
         left = self.sum()
@@ -293,8 +300,10 @@ class _Parser:
             raise self.error(f"{left.text or left.kind} has no order: use == or != (or in [...])")
         function, first, second = COMPARE[operator], left.evaluate, right.evaluate
         assert first is not None and second is not None
+        alike = left.card is not None and right.card is not None and operator in ("==", "!=") and \
+            left.text[len(SLOTS[left.card]) :] == right.text[len(SLOTS[right.card]) :]
         return Expr("bool", lambda columns: function(first(columns), second(columns)),
-                    features=left.features | right.features, slots=merge_levels(left.slots, right.slots))
+                    features=left.features | right.features, slots=merge_levels(left.slots, right.slots), symmetric=alike)
 
     def compare_literals(self, feature: Expr, operator: str, items: list[str]) -> Expr:
         if feature.kind == "literal" or (feature.kind == "bool" and not feature.features):
@@ -321,7 +330,7 @@ class _Parser:
             attribute = feature.text[len(slot) + 1 :]
             truth = compare(DECK[f"card_{attribute}"])
             test, level = _tabulated(slot, truth)
-            return Expr("bool", test, features=feature.features, slots={slot: level})
+            return Expr("bool", test, features=feature.features, slots={slot: level}, symmetric=bool(truth.all() or not truth.any()))
         return Expr("bool", lambda columns: compare(evaluate(columns)), features=feature.features, slots=feature.slots)
 
     def sum(self) -> Expr:
@@ -445,4 +454,4 @@ def parse_condition(text: str) -> Condition:
     """Parse a pay-table condition (see the module docstring); errors name the offending token."""
     expression = _Parser(text).parse()
     assert expression.evaluate is not None
-    return Condition(text, expression.features - set(AGGREGATES), expression.slots, expression.evaluate)
+    return Condition(text, expression.features - set(AGGREGATES), expression.slots, expression.evaluate, expression.symmetric)

@@ -10,10 +10,13 @@ is tested against.
 2292252566437888
 """
 
+from .bets import Bet
 from .distribution import Distribution
+from .enumerator import shoe_counts
 from .features import Levels
 from .policy import Decisions
 from .shoe import Shoe
+from .patterns import pattern_form
 from .tables import card_table, coup_table, tracked_key
 
 
@@ -23,5 +26,11 @@ class FastEngine:
     def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution:
         return coup_table(decisions, tracked_key(tracked)).distribution(shoe)
 
-    def cards(self, shoe: Shoe, tracked: Levels) -> Distribution:
-        return card_table(tracked_key(tracked)).distribution(shoe)
+    def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution:
+        """The first cards' distribution: in closed form by pattern when every bet allows it
+        (:mod:`exact_odds.patterns`), else from the table of every draw of classes."""
+        key = tracked_key(tracked)
+        form = pattern_form(key, bets) if bets else None
+        if form is not None:
+            return form.distribution(shoe, shoe_counts(shoe, form.fine))
+        return card_table(key).distribution(shoe)

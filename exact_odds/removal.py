@@ -30,7 +30,7 @@ class RemovalEffects:
 
     bet: Bet
     expected_value: Fraction
-    effects: tuple[Fraction, ...]  # by rank, A..K
+    effects: tuple[Fraction | None, ...]  # by rank, A..K; None for a rank the shoe does not hold
     deck_removed: Fraction | None  # EV(shoe less one deck) - EV(shoe), when the shoe holds a deck
 
     counts: tuple[int, ...]  # the shoe's rank counts
@@ -38,45 +38,65 @@ class RemovalEffects:
     @property
     def weighted_sum(self) -> Fraction:
         """sum_r c_r EOR_r: exactly zero (see the module docstring)."""
-        return sum((count * effect for count, effect in zip(self.counts, self.effects)), Fraction(0))
+        return sum((count * effect for count, effect in zip(self.counts, self.effects) if effect is not None), Fraction(0))
 
     @property
     def deck_prediction(self) -> Fraction:
         """The linear prediction for removing one deck: 4 sum_r EOR_r."""
-        return 4 * sum(self.effects, Fraction(0))
+        return 4 * sum((effect for effect in self.effects if effect is not None), Fraction(0))
 
 
 def removal_effects(shoe: Shoe, bets: list[Bet], decisions: Decisions) -> list[RemovalEffects]:
-    """The effect of removing one card of each rank on each bet (bets on suits are refused)."""
-    suited = [bet.name for bet in bets if bet.needs_suits]
-    if suited:
-        raise InputError(f"effects of removal are by rank; bets on suits cannot be used: {', '.join(suited)}")
-    by_rank = Shoe(shoe.rank_counts, None, shoe.description)
-    base = analyze(by_rank, bets, decisions).bets
-    removed = []
-    for rank in RANKS:
-        if by_rank.rank_counts[RANKS.index(rank)] == 0 or by_rank.size <= 6:
-            raise InputError(f"{shoe} has no {rank} to remove, or too few cards")
-        removed.append(analyze(by_rank.remove((Card(rank),)), bets, decisions).bets)
-    holds_deck = all(count >= 4 for count in by_rank.rank_counts) and by_rank.size >= 58
-    less_deck = analyze(by_rank.remove(tuple(Card(card.rank) for card in DECK)), bets, decisions).bets if holds_deck else None
+    """The effect of removing one card of each rank on each bet. For bets on suits or colours the
+    shoe must know its suits, and the card removed is one of the rank's cards at random (each suit
+    in proportion to its count); a rank the shoe does not hold has no effect (None)."""
+    suited = any(bet.needs_suits for bet in bets)
+    if suited and not shoe.knows_suits:
+        raise InputError(f"bets on suits or colours need a shoe with per-card counts; {shoe.description} is given by rank")
+    if shoe.with_replacement:
+        raise InputError("the infinite deck has no effect of removal (every card drawn is put back)")
+    if shoe.size <= 6:
+        raise InputError(f"{shoe} cannot lose a card and still deal a coup: effects of removal need at least 7 cards")
+    base_shoe = shoe if suited else Shoe(shoe.rank_counts, None, shoe.description)
+    base = analyze(base_shoe, bets, decisions).bets
+
+    def after_removing(rank: int) -> list[Fraction] | None:
+        held = shoe.rank_counts[rank]
+        if held == 0:
+            return None
+        if not suited:
+            return [result.expected_value for result in analyze(base_shoe.remove((Card(RANKS[rank]),)), bets, decisions).bets]
+        assert shoe.card_counts is not None
+        average = [Fraction(0)] * len(bets)
+        for suit, count in enumerate(shoe.card_counts[rank * 4 : rank * 4 + 4]):
+            if count:
+                results = analyze(shoe.remove((Card(RANKS[rank], "SHDC"[suit]),)), bets, decisions).bets
+                average = [total + Fraction(count, held) * result.expected_value for total, result in zip(average, results)]
+        return average
+
+    removed = [after_removing(rank) for rank in range(13)]
+    deck = DECK if suited else tuple(Card(card.rank) for card in DECK)
+    holds_deck = shoe.size >= 58 and (all(count >= 1 for count in shoe.card_counts or ()) if suited else all(count >= 4 for count in shoe.rank_counts))
+    less_deck = analyze(base_shoe.remove(deck), bets, decisions).bets if holds_deck else None
     return [
         RemovalEffects(
             bet,
             base[index].expected_value,
-            tuple(removed[rank][index].expected_value - base[index].expected_value for rank in range(13)),
+            tuple(None if after is None else after[index] - base[index].expected_value for after in removed),
             less_deck[index].expected_value - base[index].expected_value if less_deck else None,
-            by_rank.rank_counts,
+            shoe.rank_counts,
         )
         for index, bet in enumerate(bets)
     ]
 
 
-def balanced_tags(effects: tuple[Fraction, ...], level: int) -> tuple[int, ...]:
+def balanced_tags(effects: tuple[Fraction | None, ...], level: int) -> tuple[int, ...]:
     """Integer tags from -level to +level proportional to the effects, balanced over a deck.
 
-    A card whose removal helps the bet gets a positive tag (seeing it raises the count).
+    A card whose removal helps the bet gets a positive tag (seeing it raises the count); a rank
+    without an effect (the shoe holds none) is tagged 0.
     """
+    effects = tuple(Fraction(0) if effect is None else effect for effect in effects)
     largest = max(abs(effect) for effect in effects)
     if largest == 0:
         return (0,) * 13
@@ -91,10 +111,13 @@ def balanced_tags(effects: tuple[Fraction, ...], level: int) -> tuple[int, ...]:
     return tuple(tags)
 
 
-def betting_correlation(effects: tuple[Fraction, ...], tags: tuple[int, ...]) -> float:
-    """Correlation, over the 52 cards of a deck, between the effects of removal and the tags."""
-    mean_effect = sum(effects, Fraction(0)) / 13
-    mean_tag = Fraction(sum(tags), 13)
+def betting_correlation(effects: tuple[Fraction | None, ...], tags: tuple[int, ...]) -> float:
+    """Correlation, over the 52 cards of a deck, between the effects of removal and the tags
+    (ranks without an effect left out)."""
+    pairs = [(effect, tag) for effect, tag in zip(effects, tags) if effect is not None]
+    effects, tags = tuple(effect for effect, _ in pairs), tuple(tag for _, tag in pairs)
+    mean_effect = sum(effects, Fraction(0)) / len(effects)
+    mean_tag = Fraction(sum(tags), len(tags))
     covariance = sum((effect - mean_effect) * (tag - mean_tag) for effect, tag in zip(effects, tags))
     spread = sum((effect - mean_effect) ** 2 for effect in effects) * sum((tag - mean_tag) ** 2 for tag in tags)
     return float(covariance) / math.sqrt(spread) if spread else 0.0
@@ -106,7 +129,7 @@ def removal_record(result: RemovalEffects) -> dict:
 
     record = {
         "expected_value": str(result.expected_value),
-        "effects": {rank: {"exact": str(effect), "percent": percent(effect, 5)} for rank, effect in zip(RANKS, result.effects)},
+        "effects": {rank: None if effect is None else {"exact": str(effect), "percent": percent(effect, 5)} for rank, effect in zip(RANKS, result.effects)},
         "weighted_sum": str(result.weighted_sum),
         "one_deck_linear_prediction": str(result.deck_prediction),
         "one_deck_removed_exact": None if result.deck_removed is None else str(result.deck_removed),
@@ -136,13 +159,14 @@ def removal_report(results: list[RemovalEffects], shoe: Shoe, fmt: str) -> str:
         for result in results:
             level1, level2 = balanced_tags(result.effects, 1), balanced_tags(result.effects, 2)
             for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2):
-                writer.writerow([result.bet.name, rank, effect, percent(effect, 6), tag1, tag2])
+                writer.writerow([result.bet.name, rank, "" if effect is None else effect, "" if effect is None else percent(effect, 6), tag1, tag2])
         return buffer.getvalue()
     style = "github" if fmt == "markdown" else "simple"
     parts = [f"Effects of removing one card, {shoe} (change in expected value per unit bet)", ""]
     for result in results:
         level1, level2 = balanced_tags(result.effects, 1), balanced_tags(result.effects, 2)
-        rows = [[rank, str(effect), percent(effect, 5), tag1, tag2] for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2)]
+        rows = [[rank, "n/a" if effect is None else str(effect), "none held" if effect is None else percent(effect, 5), tag1, tag2]
+                for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2)]
         parts.append(f"{result.bet.name}: expected value {percent(result.expected_value, 4)}")
         parts.append(tabulate(rows, ["rank", "effect (exact)", "effect", "level 1", "level 2"], tablefmt=style, disable_numparse=True))
         deck = "n/a" if result.deck_removed is None else percent(result.deck_removed, 6)

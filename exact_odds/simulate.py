@@ -99,14 +99,17 @@ def play_values(decisions: Decisions, values: list[int], start: int, rng: np.ran
     return position - start, 0 if banker > player else 1 if player > banker else 2
 
 
-def deal_shoe(settings: Settings, shoe: int):
-    """One shuffled shoe: per coup, the composition left in the shoe, the winner, and the true count
-    (running count of the cards seen over the decks not yet seen: burned cards are face down)."""
+def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """One shuffled shoe of real cards (suited when the shoe knows its suits): per coup, the
+    composition left in the shoe (per card when ``suited``, else per rank), the winner, and the true
+    count (running count of the cards seen over the decks not yet seen: burned cards are face down)."""
     rng = np.random.default_rng([settings.seed, shoe])
-    full = np.asarray(settings.shoe.rank_counts)
-    cards = np.repeat(np.arange(13), full)
+    by_card = settings.shoe.card_counts is not None
+    full = np.asarray(settings.shoe.card_counts if by_card else settings.shoe.rank_counts)
+    cards = np.repeat(np.arange(len(full)), full)
     rng.shuffle(cards)
-    values = np.asarray(POINT_VALUES)[cards].tolist()
+    ranks = cards // 4 if by_card else cards
+    values = np.asarray(POINT_VALUES)[ranks].tolist()
     size = len(cards)
     seen = np.ones(size, dtype=bool)
     position = 0
@@ -126,16 +129,19 @@ def deal_shoe(settings: Settings, shoe: int):
         if last:
             break
         last = appeared
-    onehot = np.zeros((size + 1, 13), dtype=np.int64)
-    onehot[np.arange(1, size + 1), cards] = 1
+    kinds = cards if suited else ranks
+    onehot = np.zeros((size + 1, 52 if suited else 13), dtype=np.int64)
+    onehot[np.arange(1, size + 1), kinds] = 1
     dealt_before = np.cumsum(onehot, axis=0)[starts]
-    compositions = full - dealt_before
+    compositions = (full if suited else np.asarray(settings.shoe.rank_counts)) - dealt_before
     true_counts = np.zeros(len(starts))
     if settings.tags:
+        tags = np.asarray(settings.tags)
+        card_tags = tags[np.arange(52) // 4] if suited else tags
         onehot[1:] *= seen[:, None]
         seen_before = np.cumsum(onehot, axis=0)[starts]
         unseen = size - seen_before.sum(axis=1)
-        true_counts = (seen_before @ np.asarray(settings.tags)) / (unseen / 52)
+        true_counts = (seen_before @ card_tags) / (unseen / 52)
     return compositions, np.asarray(winners), true_counts
 
 
@@ -169,9 +175,10 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     """Deal shoes first..last-1 and weigh every coup."""
     from .batch import batch_expectations
 
-    dealt = [deal_shoe(settings, shoe) for shoe in range(first, last)]
-    compositions = np.concatenate([shoe[0] for shoe in dealt])
     bets = chosen_bets(settings)
+    suited = any(bet.needs_suits for bet in bets)
+    dealt = [deal_shoe(settings, shoe, suited) for shoe in range(first, last)]
+    compositions = np.concatenate([shoe[0] for shoe in dealt])
     batch = batch_expectations(compositions, bets + indicator_bets(), settings.decisions)
     floats = batch.floats()
     return ChunkResult(

@@ -21,7 +21,7 @@ from .cards import RANKS, Card, rank_index
 from .conditions import parse_condition
 from .errors import InputError
 from .fast import FastEngine
-from .features import FIRST_CARDS, Granularity, merge_levels
+from .features import COUP_FEATURES, FIRST_CARDS, Granularity, merge_levels
 from .parsing import parse_exact, shown
 from .policy import Decisions, Policy, resolve
 from .rules import PRESETS
@@ -142,8 +142,8 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
         if "rank" in fields:
             rank_index(fields["rank"])
         if "when" in fields:
-            needs_coup, slots = parse_condition(fields["when"]).requirements()
-            if fields.get("hand_pairs") and (needs_coup or set(slots) - set(FIRST_CARDS)):
+            condition = parse_condition(fields["when"])
+            if fields.get("hand_pairs") and (condition.features & set(COUP_FEATURES) or set(condition.slots) - set(FIRST_CARDS)):
                 raise InputError("hand_pairs counts the first two cards of each hand: `when` may read only player_card1, player_card2, banker_card1, banker_card2")
         resolve(PRESETS[fields.get("rules", "punto_banco")], Policy.parse(fields.get("policy", "")))
     except InputError as error:

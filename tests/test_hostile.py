@@ -810,7 +810,7 @@ def test_ctrl_c_during_simulate_is_130(tmp_path):
 
 
 def test_ctrl_c_during_the_analysis_is_130(tmp_path):
-    code, out, err, seconds = run_process(["formula", "--bets", "all"], timeout=60, cwd=tmp_path, interrupt_after=2)
+    code, out, err, seconds = run_process(["simulate", "--shoes", "1000000", "--workers", "1", "--format", "json"], timeout=60, cwd=tmp_path, interrupt_after=3)
     assert code == 130, f"exit {code}: {err[-500:]!r}"
     assert_clean_stderr(err)
 

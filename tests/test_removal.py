@@ -66,10 +66,19 @@ def test_eor_command_formats(capsys):
         assert "dragon_7" in capsys.readouterr().out
 
 
-def test_eor_refuses_suited_bets(capsys):
+def test_suited_bets_remove_a_card_of_the_rank_at_random(capsys):
+    """Perfect pairs: the effect of removing one ace is the average, over the aces' suits in
+    proportion to their counts, of removing that ace (checked on a lopsided per-card shoe)."""
+    shoe = Shoe.parse("As=3,Ah=1,Kd=4,5c=2,5s=1,9h=2")
+    bet = CATALOG["perfect_pair"]
+    effect = removal_effects(shoe, [bet], PUNTO)[0].effects[0]
+    base = analyze(shoe, [bet]).bets[0].expected_value
+    spades = analyze(shoe.remove((Card("A", "S"),)), [bet]).bets[0].expected_value
+    hearts = analyze(shoe.remove((Card("A", "H"),)), [bet]).bets[0].expected_value
+    assert effect == Fraction(3, 4) * spades + Fraction(1, 4) * hearts - base
     with pytest.raises(SystemExit) as exit_info:
-        main(["eor", "--bets", "perfect_pair"])
-    assert exit_info.value.code == 2 and "suits" in capsys.readouterr().err
+        main(["eor", "--shoe", "A=8,K=8", "--bets", "perfect_pair"])
+    assert exit_info.value.code == 2 and "per-card counts" in capsys.readouterr().err
 
 
 def test_a_published_8_deck_table_holds_the_9_deck_effects():

@@ -41,6 +41,16 @@ def test_same_seed_same_bytes_with_one_and_two_workers(capsys):
     assert json.loads(one)["shoes_completed"] == 60
 
 
+def test_suited_bets_are_dealt_from_real_cards(capsys):
+    """Perfect pairs need suits: the shoe is dealt card by card, and the result is the same
+    whatever the number of workers."""
+    args = ["simulate", "--decks", "2", "--shoes", "30", "--seed", "3", "--bets", "perfect_pair,player_pair", "--format", "json"]
+    code_one, one, _ = run_cli(capsys, *args, "--workers", "1")
+    code_two, two, _ = run_cli(capsys, *args, "--workers", "2")
+    assert code_one == code_two == 0 and one == two
+    assert json.loads(one)["bets"]["perfect_pair"]["positive_share"] > 0
+
+
 def test_same_bytes_through_a_dask_cluster(capsys):
     distributed = pytest.importorskip("distributed")
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
@@ -102,7 +112,7 @@ def test_tags():
     (["--count", "hi-lo"], "unknown count tags"),
     (["--count", "1,2,3"], "unknown count tags"),
     (["--scheduler", "tcp://127.0.0.1:9"], "cannot reach the dask scheduler"),
-    (["--bets", "perfect_pair"], "suits"),
+    (["--shoe", "A=32,K=32", "--bets", "perfect_pair"], "per-card counts"),
 ])
 def test_bad_input(capsys, args, message):
     code, _, err = run_cli(capsys, "simulate", "--shoes", "2", *args)

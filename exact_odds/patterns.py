@@ -1,0 +1,179 @@
+"""Bets on the first cards in closed form: by which slots hold the same card class.
+
+Many bets on the first cards (pairs, perfect pairs) settle the same way on every draw with the same
+*pattern*: which of the slots they read hold equal classes (at the granularity they read).
+When every bet of a group does (checked once, exactly, over every draw of classes), the ordered
+draws of each pattern are a closed form in the shoe's class counts c_x: for a pattern whose blocks
+of equal classes have sizes s_1 .. s_m,
+
+    S = sum over distinct classes x_1 .. x_m of prod_i falling(c_{x_i}, s_i)
+      = sum over set partitions P of the blocks of  mu(P) prod_{G in P} sum_x prod_{i in G} falling(c_x, s_i)
+
+with mu(P) = prod_G (-1)^(|G| - 1) (|G| - 1)! (the sum over distinct indices by inclusion and
+exclusion; powers instead of falling factorials with replacement). So a perfect pair on an 8-deck
+shoe needs 15 patterns and sums over 52 counts, not 52^4 draws.
+
+>>> pattern_of((5, 5, 2, 7)), pattern_of((1, 2, 1, 2))
+((0, 0, 1, 2), (0, 1, 0, 1))
+"""
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from math import factorial, prod
+
+import numpy as np
+
+from .bets import Bet
+from .distribution import INT64_SAFE, Distribution, draws
+from .cards import RANKS
+from .features import Array, Columns, Granularity, card_columns, card_labels, relabel
+from .shoe import Shoe
+from .tables import Tracked
+
+CHUNK = 1 << 19
+"""Draws of classes checked at once."""
+
+
+def pattern_of(labels: tuple[int, ...]) -> tuple[int, ...]:
+    """The pattern of a draw: each slot's block, numbered by first appearance."""
+    seen: dict[int, int] = {}
+    return tuple(seen.setdefault(label, len(seen)) for label in labels)
+
+
+def _patterns(slots: int) -> list[tuple[int, ...]]:
+    """Every pattern of ``slots`` slots (restricted growth strings)."""
+    found = [()]
+    for _ in range(slots):
+        found = [pattern + (block,) for pattern in found for block in range(max(pattern, default=-1) + 2)]
+    return found
+
+
+def _set_partitions(items: list[int]) -> list[list[list[int]]]:
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    partitions = []
+    for partition in _set_partitions(rest):
+        partitions.append([[first], *partition])
+        for index in range(len(partition)):
+            partitions.append(partition[:index] + [[first, *partition[index]]] + partition[index + 1 :])
+    return partitions
+
+
+@dataclass(frozen=True, eq=False)
+class PatternForm:
+    """The patterns of a group of tracked first-card slots, with a representative draw of each."""
+
+    tracked: Tracked
+    fine: Granularity
+    patterns: tuple[tuple[int, ...], ...]
+
+    def sizes(self, pattern: tuple[int, ...]) -> list[int]:
+        return [pattern.count(block) for block in range(max(pattern) + 1)]
+
+    @cached_property
+    def terms(self) -> list[list[tuple[int, list[tuple[int, ...]]]]]:
+        """Per pattern, the inclusion-exclusion terms: (mu, the block sizes of each group)."""
+        terms = []
+        for pattern in self.patterns:
+            sizes = self.sizes(pattern)
+            terms.append([(prod((-1) ** (len(group) - 1) * factorial(len(group) - 1) for group in partition),
+                           [tuple(sorted(sizes[block] for block in group)) for group in partition])
+                          for partition in _set_partitions(list(range(len(sizes))))])
+        return terms
+
+    def counts(self, classes: Array, with_replacement: bool = False) -> Array:
+        """(shoes x patterns) ordered draws of each pattern, exactly; ``classes`` holds each shoe's
+        counts at ``fine`` (int64 where every sum fits, else Python integers)."""
+        counts = np.asarray(classes)
+        slots = len(self.tracked)
+        small = counts.size == 0 or int(counts.max()) ** slots * counts.shape[1] * 2**slots < INT64_SAFE
+        counts = counts.astype(np.int64 if small else object)
+        falling = {size: _falling(counts, size, with_replacement) for size in range(1, slots + 1)}
+        sums: dict[tuple[int, ...], Array] = {}
+
+        def power_sum(sizes: tuple[int, ...]) -> Array:
+            if sizes not in sums:
+                sums[sizes] = np.prod([falling[size] for size in sizes], axis=0).sum(axis=1)
+            return sums[sizes]
+
+        result = np.zeros((len(counts), len(self.patterns)), dtype=counts.dtype)
+        for column, terms in enumerate(self.terms):
+            for mu, groups in terms:
+                result[:, column] += mu * np.prod([power_sum(group) for group in groups], axis=0)
+        return result
+
+    def columns(self) -> Columns:
+        """The features of one representative draw per pattern (distinct classes 0, 1, ...)."""
+        columns = Columns(levels=dict(self.tracked))
+        labels = np.asarray(self.patterns, dtype=np.int64).T
+        for (slot, level), label in zip(self.tracked, labels):
+            columns.update(card_columns(slot, level, relabel(label, self.fine, level)))
+        return columns
+
+    def distribution(self, shoe: Shoe, counts: list[int]) -> Distribution:
+        total = draws(sum(counts), len(self.tracked), shoe.with_replacement)
+        return Distribution(self.columns(), self.counts(np.asarray([counts]), shoe.with_replacement)[0], total, len(self.tracked))
+
+
+def _falling(counts: Array, length: int, with_replacement: bool) -> Array:
+    result = np.ones(counts.shape, dtype=counts.dtype)
+    for step in range(length):
+        result = result * (counts if with_replacement else np.maximum(counts - step, 0))
+    return result
+
+
+UNIVERSE = tuple(RANKS.index(rank) * 4 + suit for rank in "A23TJQK" for suit in range(4))
+"""28 cards in which every way four cards can be alike or not in rank, value, suit and colour occurs
+(four ranks of value 0, three more of distinct values, all four suits)."""
+LEADING = (RANKS.index("A") * 4, RANKS.index("T") * 4)
+"""The first card need only be one of these: the universe's symmetries (ranks of value 0 among
+themselves, the others among themselves, suits keeping or swapping colours) take any first card
+to one of them and change nothing a symmetric condition sees."""
+
+
+@lru_cache(maxsize=32)
+def pattern_form(tracked: Tracked, bets: tuple[Bet, ...]) -> PatternForm | None:
+    """The pattern form of the bets on these first-card slots, or None when it does not apply.
+
+    It applies when every condition is symmetric (it compares the same attribute of two slots with
+    == or !=, and nothing else: it sees the cards only through which are alike) and every bet
+    settles all draws of one pattern alike. A symmetric condition's outcome is decided by how the
+    cards are alike in rank, value, suit and colour, and every such likeness occurs among the
+    draws of :data:`UNIVERSE`, so checking those draws is exact."""
+    if not all(row.condition.symmetric for bet in bets for row in bet.rows):
+        return None
+    fine = Granularity.VALUE
+    for _, level in tracked:
+        fine = fine.join(level)
+    slots = len(tracked)
+    patterns = _patterns(slots)
+    lines: dict[tuple[int, ...], tuple[int, ...]] = {}
+    universe = np.unique(card_labels(fine)[list(UNIVERSE)])
+    leading = np.unique(card_labels(fine)[list(LEADING)])
+    total = len(leading) * len(universe) ** (slots - 1)
+    for first in range(0, total, CHUNK):
+        index = np.arange(first, min(total, first + CHUNK))
+        digits = [(index // len(universe) ** power) % len(universe) for power in range(slots - 2, -1, -1)]
+        labels = [leading[index // len(universe) ** (slots - 1)]] + [universe[digit] for digit in digits]
+        columns = Columns(levels=dict(tracked))
+        for (slot, level), label in zip(tracked, labels):
+            columns.update(card_columns(slot, level, relabel(label, fine, level)))
+        settled = np.stack([bet.settle(columns) for bet in bets], axis=1)
+        codes = np.zeros(len(index), dtype=np.int64)
+        seen_blocks = np.zeros((len(index), slots), dtype=np.int64)
+        for position in range(slots):
+            block = np.full(len(index), -1)
+            for earlier in range(position):
+                block = np.where((block < 0) & (labels[position] == labels[earlier]), seen_blocks[:, earlier], block)
+            fresh = block < 0
+            block[fresh] = (seen_blocks[:, :position].max(axis=1) + 1)[fresh] if position else 0
+            seen_blocks[:, position] = block
+            codes = codes * slots + block
+        keys = np.unique(np.concatenate([codes[:, None], settled], axis=1), axis=0)
+        for key in keys.tolist():
+            code, line = key[0], tuple(key[1:])
+            pattern = tuple((code // slots**power) % slots for power in range(slots - 1, -1, -1))
+            if lines.setdefault(pattern, line) != line:
+                return None
+    return PatternForm(tracked, fine, tuple(pattern for pattern in patterns if pattern in lines))
