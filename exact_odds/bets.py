@@ -12,7 +12,7 @@ import re
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
+from functools import cached_property, lru_cache
 from importlib import resources
 from math import lcm
 from pathlib import Path
@@ -177,7 +177,13 @@ def load_bets(text: str, origin: str) -> dict[str, Bet]:
 
 
 def catalog() -> dict[str, Bet]:
-    """The shipped catalog of main bets, variants and side bets."""
+    """The shipped catalog of main bets, variants and side bets (a new dict of the same bets,
+    read once per process)."""
+    return dict(_catalog())
+
+
+@lru_cache(maxsize=1)
+def _catalog() -> dict[str, Bet]:
     return load_bets(resources.files("exact_odds").joinpath("data/bets.toml").read_text(encoding="utf-8"), "catalog bets.toml")
 
 
@@ -221,6 +227,7 @@ def select_bets(available: dict[str, Bet], names: str | None, suits_known: bool)
     return [available[name] for name in dict.fromkeys(chosen)], notes
 
 
+@lru_cache(maxsize=16)
 def main_bets(rules: DrawRules) -> dict[str, Bet]:
     """The banker and tie bets at the rule set's commission and tie pay, as ``banker`` and ``tie``."""
     records = [

@@ -11,6 +11,7 @@ one given the cards seen, so the gains reported for a count are unbiased.)
 import math
 import re
 from dataclasses import dataclass, field
+from functools import lru_cache
 from fractions import Fraction
 from typing import Any
 
@@ -23,7 +24,7 @@ from .parsing import parse_exact, shown
 from .policy import Decisions
 from .shoe import Shoe
 
-CHUNK_SHOES = 25
+CHUNK_SHOES = 100
 """Shoes per task: the unit of work handed to a worker, fixed so results never depend on workers."""
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 OUTCOME_EVENTS = {"banker": "winner == banker", "player": "winner == player", "tie": "winner == tie"}
@@ -99,6 +100,32 @@ def play_values(decisions: Decisions, values: list[int], start: int, rng: np.ran
     return position - start, 0 if banker > player else 1 if player > banker else 2
 
 
+@lru_cache(maxsize=4)
+def dealing_table(decisions: Decisions) -> tuple[np.ndarray, np.ndarray] | None:
+    """For pure decisions, the coup dealt from any six point values (index: the values as a
+    6-digit number): cards used and winner, read off the vectorised walk (:func:`exact_odds.tables.coup_sequences`)."""
+    from .tables import coup_sequences
+
+    if not decisions.pure:
+        return None
+    values, _ = coup_sequences(decisions)
+    player_stood = values[4] < 0
+    positions = np.vstack([values[:4], np.where(player_stood, values[5], values[4]), np.where(player_stood, -1, values[5])])
+    used = (positions >= 0).sum(axis=0)
+    prefix = np.zeros(values.shape[1], dtype=np.int64)
+    for row in range(6):
+        prefix = prefix * 10 + np.maximum(positions[row], 0) * (row < used)
+    player = (values[0] + values[2] + np.maximum(values[4], 0)) % 10
+    banker = (values[1] + values[3] + np.maximum(values[5], 0)) % 10
+    winner = np.where(banker > player, 0, np.where(player > banker, 1, 2))
+    spans = 10 ** (6 - used)
+    start = prefix - prefix % spans
+    codes = np.repeat(start, spans) + np.arange(int(spans.sum())) - np.repeat(np.cumsum(spans) - spans, spans)
+    cards, winners = np.zeros(10**6, dtype=np.int8), np.zeros(10**6, dtype=np.int8)
+    cards[codes], winners[codes] = np.repeat(used, spans), np.repeat(winner, spans)
+    return cards, winners
+
+
 def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One shuffled shoe of real cards (suited when the shoe knows its suits): per coup, the
     composition left in the shoe (per card when ``suited``, else per rank), the winner, and the true
@@ -120,8 +147,18 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
     cut = math.floor(size * settings.penetration)
     starts, winners = [], []
     last = False
+    table = dealing_table(settings.decisions)
+    if table is not None:
+        digits = np.asarray(values, dtype=np.int64)
+        windows = np.zeros(max(0, size - 5), dtype=np.int64)
+        for offset in range(6):
+            windows = windows * 10 + digits[offset : offset + len(windows)]
+        cards_used, coup_winners = table[0][windows].tolist(), table[1][windows].tolist()
     while position + 6 <= size:
-        used, winner = play_values(settings.decisions, values, position, rng)
+        if table is not None:
+            used, winner = cards_used[position], coup_winners[position]
+        else:
+            used, winner = play_values(settings.decisions, values, position, rng)
         starts.append(position)
         winners.append(winner)
         appeared = position <= cut < position + used
@@ -147,24 +184,41 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
 
 @dataclass
 class ChunkResult:
-    """Per coup, in shoe order: exact-sign flags and float expectations of each bet, outcome data."""
+    """What a chunk of shoes contributes to the report: sums over its coups and shoes (floats,
+    merged in chunk order so that a run gives the same bytes whatever runs it) and a sample."""
 
     shoes: int
-    expectations: np.ndarray  # (coups, bets) float, for statistics
-    positive: np.ndarray  # (coups, bets) exact sign
-    probabilities: np.ndarray  # (coups, 3) exact P(banker, player, tie) as floats
-    winners: np.ndarray
-    true_counts: np.ndarray
+    coups: int
+    outcome_counts: np.ndarray  # (3,) observed banker, player, tie
+    probability_sums: np.ndarray  # (3,) sum of the exact probabilities
+    probability_variances: np.ndarray  # (3,) sum of p (1 - p)
+    ev_sums: np.ndarray  # (bets,)
+    positive_counts: np.ndarray  # (bets,) coups with EV > 0 (exact sign)
+    positive_ev_sums: np.ndarray  # (bets,) sum of EV where EV > 0
+    shoe_gains: np.ndarray  # (bets, 2) sum and sum of squares over shoes of the per-shoe gain betting when EV > 0
+    count_moments: np.ndarray  # (bets, 5) sums of tc, tc^2, ev, ev^2, ev tc
+    threshold_coups: np.ndarray  # (thresholds,) coups with tc >= threshold
+    threshold_ev: np.ndarray  # (bets, thresholds) sum of EV there
+    threshold_shoe_gains: np.ndarray  # (bets, thresholds, 2) sum and sum of squares of per-shoe gains
+    sample_ev: np.ndarray  # (sampled coups, bets)
+    sample_counts: np.ndarray  # (sampled coups,)
 
 
-def chosen_bets(settings: Settings):
+SAMPLED_SHOES = 2000
+"""Quantiles and plots read the coups of about this many shoes (every k-th shoe; all of a smaller run)."""
+
+
+@lru_cache(maxsize=4)
+def chosen_bets(bet_names: tuple[str, ...], bets_text: str | None, decisions: Decisions) -> list[Any]:
+    """The run's bets, and then one paying 1 on each outcome (so that P = (EV + 1) / 2): the same
+    objects for every chunk a process weighs, so their event basis is built once."""
     from .bets import available_bets, load_bets
 
-    available = available_bets(settings.decisions.rules, load_bets(settings.bets_text, "bets file") if settings.bets_text else None)
-    return [available[name] for name in settings.bet_names]
+    available = available_bets(decisions.rules, load_bets(bets_text, "bets file") if bets_text else None)
+    return [available[name] for name in bet_names] + indicator_bets()
 
 
-def indicator_bets():
+def indicator_bets() -> list[Any]:
     """Bets that pay 1 on each outcome, so that P = (EV + 1) / 2."""
     from .bets import bet_from_record
 
@@ -172,22 +226,55 @@ def indicator_bets():
 
 
 def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
-    """Deal shoes first..last-1 and weigh every coup."""
+    """Deal shoes first..last-1, weigh every coup, and sum what the report needs."""
     from .batch import batch_expectations
 
-    bets = chosen_bets(settings)
+    every = chosen_bets(settings.bet_names, settings.bets_text, settings.decisions)
+    bets = every[: len(settings.bet_names)]
     suited = any(bet.needs_suits for bet in bets)
     dealt = [deal_shoe(settings, shoe, suited) for shoe in range(first, last)]
-    compositions = np.concatenate([shoe[0] for shoe in dealt])
-    batch = batch_expectations(compositions, bets + indicator_bets(), settings.decisions)
+    batch = batch_expectations(np.concatenate([shoe[0] for shoe in dealt]), every, settings.decisions)
     floats = batch.floats()
+    values, positive = floats[:, : len(bets)], batch.positive()[:, : len(bets)]
+    probabilities = (floats[:, len(bets) :] + 1) / 2
+    winners = np.concatenate([shoe[1] for shoe in dealt])
+    counts = np.concatenate([shoe[2] for shoe in dealt])
+    coups_per_shoe = np.array([len(shoe[1]) for shoe in dealt])
+    shoe_of_coup = np.repeat(np.arange(len(dealt)), coups_per_shoe)
+    shoe_starts = np.concatenate([[0], np.cumsum(coups_per_shoe)[:-1]])
+    thresholds = np.asarray(THRESHOLDS if settings.tags else ())
+
+    def per_shoe(totals: np.ndarray) -> np.ndarray:
+        """Sums and sums of squares over the chunk's shoes of per-shoe totals (shoes, ...)."""
+        return np.stack([totals.sum(axis=0), (totals**2).sum(axis=0)], axis=-1)
+
+    # coups by shoe and by how many thresholds their true count reaches; then, per threshold, the
+    # sums over the coups at or above it (a cumulative sum over those buckets from the top)
+    bucket = np.searchsorted(thresholds, counts, side="right")
+    cell = shoe_of_coup * (len(thresholds) + 1) + bucket
+    cells = len(dealt) * (len(thresholds) + 1)
+    grid = np.stack([np.bincount(cell, weights=values[:, bet], minlength=cells) for bet in range(len(bets))], axis=1)
+    above = np.cumsum(grid.reshape(len(dealt), len(thresholds) + 1, len(bets))[:, ::-1], axis=1)[:, ::-1][:, 1:]  # (shoes, thresholds, bets)
+    coups_above = np.cumsum(np.bincount(bucket, minlength=len(thresholds) + 1)[::-1])[::-1][1:]
+    every_kth = max(1, settings.shoes // SAMPLED_SHOES)
+    sampled = np.isin(shoe_of_coup + first, np.arange(first, last)[(np.arange(first, last) % every_kth) == 0])
     return ChunkResult(
-        last - first,
-        floats[:, : len(bets)],
-        batch.positive()[:, : len(bets)],
-        (floats[:, len(bets) :] + 1) / 2,
-        np.concatenate([shoe[1] for shoe in dealt]),
-        np.concatenate([shoe[2] for shoe in dealt]),
+        shoes=last - first,
+        coups=len(winners),
+        outcome_counts=np.bincount(winners, minlength=3),
+        probability_sums=probabilities.sum(axis=0),
+        probability_variances=(probabilities * (1 - probabilities)).sum(axis=0),
+        ev_sums=values.sum(axis=0),
+        positive_counts=positive.sum(axis=0),
+        positive_ev_sums=np.where(positive, values, 0).sum(axis=0),
+        shoe_gains=per_shoe(np.add.reduceat(np.where(positive, values, 0), shoe_starts, axis=0)),
+        count_moments=np.stack([np.full(len(bets), counts.sum()), np.full(len(bets), (counts**2).sum()), values.sum(axis=0),
+                                (values**2).sum(axis=0), (values * counts[:, None]).sum(axis=0)], axis=1),
+        threshold_coups=coups_above,
+        threshold_ev=above.sum(axis=0).T,
+        threshold_shoe_gains=per_shoe(above.transpose(0, 2, 1)),
+        sample_ev=values[sampled],
+        sample_counts=counts[sampled],
     )
 
 
@@ -202,11 +289,19 @@ class Simulation:
     interrupted: bool = False
 
     def expectations(self) -> np.ndarray:
-        """(coups x bets) float expectations of every coup, in shoe order."""
-        return np.concatenate([result.expectations for result in self.results])
+        """(sampled coups x bets) float expectations, in shoe order."""
+        return np.concatenate([result.sample_ev for result in self.results])
 
     def true_counts(self) -> np.ndarray:
-        return np.concatenate([result.true_counts for result in self.results])
+        """The true count before each sampled coup."""
+        return np.concatenate([result.sample_counts for result in self.results])
+
+    def total(self, field: str) -> np.ndarray:
+        """A sum over the chunks, added in chunk order."""
+        total = getattr(self.results[0], field).astype(np.float64 if getattr(self.results[0], field).dtype.kind == "f" else np.int64)
+        for result in self.results[1:]:
+            total = total + getattr(result, field)
+        return total
 
 
 def run(settings: Settings, workers: int = 1, scheduler: str | None = None, progress: Any = None) -> Simulation:
@@ -262,47 +357,59 @@ def summary(simulation: Simulation) -> dict:
     if not results:
         record["coups"] = 0
         return record
-    expectations = np.concatenate([result.expectations for result in results])
-    positive = np.concatenate([result.positive for result in results])
-    probabilities = np.concatenate([result.probabilities for result in results])
-    winners = np.concatenate([result.winners for result in results])
-    true_counts = np.concatenate([result.true_counts for result in results])
-    coups = len(winners)
+    coups = sum(result.coups for result in results)
     record["coups"] = coups
     outcomes = {}
+    observed_counts, expected_sums, variances = (simulation.total(field) for field in ("outcome_counts", "probability_sums", "probability_variances"))
     for index, name in enumerate(OUTCOME_EVENTS):
-        expected = probabilities[:, index]
-        error = math.sqrt(float((expected * (1 - expected)).sum())) / coups
-        observed = float((winners == index).sum()) / coups
+        error = math.sqrt(float(variances[index])) / coups
+        observed = float(observed_counts[index]) / coups
+        mean = float(expected_sums[index]) / coups
         outcomes[name] = {
             "observed": round(observed, 6),
-            "exact_mean": round(float(expected.mean()), 6),
+            "exact_mean": round(mean, 6),
             "standard_error": round(error, 6),
-            "z": round((observed - float(expected.mean())) / error, 3) if error else 0.0,
+            "z": round((observed - mean) / error, 3) if error else 0.0,
         }
     record["outcomes"] = outcomes
+    sample = simulation.expectations()
+    record["quantiles_from_coups"] = len(sample)
+    ev_sums, positive_counts, positive_sums = (simulation.total(field) for field in ("ev_sums", "positive_counts", "positive_ev_sums"))
+    shoe_gains, moments = simulation.total("shoe_gains"), simulation.total("count_moments")
+    threshold_coups, threshold_ev, threshold_gains = (simulation.total(field) for field in ("threshold_coups", "threshold_ev", "threshold_shoe_gains"))
     bets = {}
     for index, name in enumerate(settings.bet_names):
-        values = expectations[:, index]
         entry = {
-            "mean_ev": round(float(values.mean()), 8),
-            "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(values, QUANTILES))},
-            "positive_share": round(float(positive[:, index].mean()), 6),
-            "perfect_information_gain_per_100_coups": round(100 * float(values[positive[:, index]].sum()) / coups, 6),
+            "mean_ev": round(float(ev_sums[index]) / coups, 8),
+            "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(sample[:, index], QUANTILES))},
+            "positive_share": round(float(positive_counts[index]) / coups, 6),
+            "perfect_information_gain_per_100_coups": round(100 * float(positive_sums[index]) / coups, 6),
+            "perfect_information": per_shoe_record(shoe_gains[index], shoes, float(positive_counts[index])),
         }
         if settings.tags:
-            spread = values.std() * true_counts.std()
-            entry["count_correlation"] = round(float(((values - values.mean()) * (true_counts - true_counts.mean())).mean() / spread), 6) if spread else 0.0
+            count_sum, count_squares, ev_sum, ev_squares, cross = (float(value) for value in moments[index])
+            spread = math.sqrt(max(0.0, (count_squares / coups - (count_sum / coups) ** 2) * (ev_squares / coups - (ev_sum / coups) ** 2)))
+            entry["count_correlation"] = round((cross / coups - count_sum * ev_sum / coups**2) / spread, 6) if spread else 0.0
             entry["by_true_count"] = {
                 str(threshold): {
-                    "bet_share": round(float((true_counts >= threshold).mean()), 6),
-                    "gain_per_100_coups": round(100 * float(values[true_counts >= threshold].sum()) / coups, 6),
+                    "bet_share": round(float(threshold_coups[position]) / coups, 6),
+                    "gain_per_100_coups": round(100 * float(threshold_ev[index, position]) / coups, 6),
+                    **per_shoe_record(threshold_gains[index, position], shoes, float(threshold_coups[position])),
                 }
-                for threshold in THRESHOLDS
+                for position, threshold in enumerate(THRESHOLDS)
             }
         bets[name] = entry
     record["bets"] = bets
     return record
+
+
+def per_shoe_record(gains: np.ndarray, shoes: int, bets_made: float) -> dict[str, float]:
+    """The mean win per shoe (units, one unit per bet made) and its standard error over shoes, and
+    the bets made per shoe."""
+    mean = float(gains[0]) / shoes
+    variance = max(0.0, float(gains[1]) / shoes - mean**2) * shoes / (shoes - 1) if shoes > 1 else 0.0
+    return {"gain_per_shoe": round(mean, 6), "gain_per_shoe_standard_error": round(math.sqrt(variance / shoes), 6),
+            "bets_per_shoe": round(bets_made / shoes, 4)}
 
 
 def summary_text(record: dict) -> str:

@@ -1029,8 +1029,9 @@ def bet_records(draw) -> dict:
         record["description"] = draw(small_text)
     for _ in range(draw(st.sampled_from([0, 0, 0, 1, 2]))):
         where = record
-        if draw(st.booleans()) and isinstance(record.get("pays"), list) and record["pays"]:
-            where = draw(st.sampled_from(record["pays"]))
+        rows = [row for row in record.get("pays", []) if isinstance(row, dict)] if isinstance(record.get("pays"), list) else []
+        if draw(st.booleans()) and rows:
+            where = draw(st.sampled_from(rows))
         field = draw(st.sampled_from(["when", "pays", "event", "odds"] if where is not record else ["name", "description", "pays", "odds"]))
         replacement = {"name": st.sampled_from(["banker", "Bad Name", "", "dragon_7", "x" * 100]), "pays": bad_pays,
                        "when": st.sampled_from(["", "winner", "winner < player", "player_total == " + DIGITS_5000])}.get(field, st.nothing())
