@@ -94,7 +94,7 @@ def test_interrupt_keeps_the_completed_shoes(monkeypatch):
         return real(settings, first, last)
 
     monkeypatch.setattr(simulate, "run_chunk", interrupted)
-    settings = Settings(Shoe.decks(8), 100, 1, Fraction(7, 8), False, None, ("banker",), PUNTO)
+    settings = Settings(Shoe.decks(8), 4 * simulate.CHUNK_SHOES, 1, Fraction(7, 8), False, None, ("banker",), PUNTO)
     result = run(settings, workers=1)
     assert result.interrupted and sum(chunk.shoes for chunk in result.results) == 2 * simulate.CHUNK_SHOES
     assert summary(result)["interrupted"] is True
