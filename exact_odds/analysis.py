@@ -7,17 +7,20 @@
 Fraction(-43, 415)
 """
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from math import lcm
+from math import factorial, lcm
 from typing import Protocol
 
 import numpy as np
 
 from .bets import LOSE, Bet, Payout, settlement
+from .conditions import Condition, parse_condition
+from .errors import InputError
 from .distribution import Distribution
 from .enumerator import enumerate_cards, enumerate_coups
-from .features import Array, Granularity, Levels, merge_levels
+from .features import COUNTED, FIRST_CARDS, Array, Columns, Granularity, Levels, feature_kind, merge_levels
 from .tables import tracked_key
 from .policy import Decisions, Policy, decisions_of
 from .rules import PUNTO_BANCO, DrawRules
@@ -54,6 +57,8 @@ class BetAnalysis:
     """Expected net win per unit staked."""
     scale: int = 1
     """Each sequence counts ``scale`` times in ``total`` and the combinations (a mixed policy)."""
+    unordered: str = ""
+    """How the combinations are counted when not as ordered draws: ``hands`` or ``cards`` (see :data:`UNORDERED`)."""
 
     def _second_moment(self) -> Fraction:
         scale = lcm(*(row.pays.net.denominator for row in self.rows))
@@ -88,6 +93,8 @@ class Analysis:
     outcomes: dict[str, int]
     total: int
     bets: tuple[BetAnalysis, ...]
+    given: "Given | None" = None
+    """The condition the analysis is conditional on (None: the whole shoe)."""
 
     @property
     def scale(self) -> int:
@@ -145,21 +152,118 @@ def return_table(bet: Bet, distribution: Distribution) -> "BetAnalysis":
 
 
 def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None,
-            engine: Engine | None = None) -> Analysis:
+            engine: Engine | None = None, given: Condition | str | None = None, unordered: str = "") -> Analysis:
     """The outcome table of ``shoe`` and the return table of each bet, under ``rules`` with their
-    choices fixed by ``policy``.
+    choices fixed by ``policy`` (and, with ``given``, conditional on that condition).
 
     Bets that read the coup share one enumeration of it; a bet that reads only the first cards (the
-    pair bets) settles on those cards alone, counted as ordered draws of those cards.
+    pair bets) settles on those cards alone, counted as ordered draws of those cards (``unordered``:
+    by hands or by sets of cards, as sources that count them so do). Given a
+    condition, every bet is settled on the coups where it holds (counted as 6-card sequences).
     """
     decisions = decisions_of(rules, policy)
     engine = engine or default_engine()
-    coup_bets = [bet for bet in bets if bet.needs_coup]
+    if given is not None:
+        return _conditional(shoe, bets, decisions, engine, parse_condition(given) if isinstance(given, str) else given)
+    coup_groups: dict[str, list[Bet]] = {"plain": []}
     card_members: dict[tuple[tuple[str, Granularity], ...], list[Bet]] = {}
     for bet in bets:
-        if not bet.needs_coup:
+        if bet.needs_coup:
+            coup_groups.setdefault(coup_group(bet), []).append(bet)
+        else:
             card_members.setdefault(tracked_key(bet.card_slots), []).append(bet)
-    coups = engine.coups(shoe, decisions, merge_levels(*(bet.card_slots for bet in coup_bets)))
+    coups = {group: engine.coups(shoe, decisions, merge_levels(*(bet.card_slots for bet in members))) for group, members in coup_groups.items()}
     card_tables = {key: engine.cards(shoe, dict(key), tuple(members)) for key, members in card_members.items()}
-    results = tuple(return_table(bet, coups if bet.needs_coup else card_tables[tracked_key(bet.card_slots)]) for bet in bets)
-    return Analysis(shoe, decisions, coups.outcome_counts(), coups.total, results)
+    results = tuple(return_table(bet, coups[coup_group(bet)]) if bet.needs_coup else unordered_table(bet, card_tables[tracked_key(bet.card_slots)], unordered)
+                    if unordered else return_table(bet, card_tables[tracked_key(bet.card_slots)]) for bet in bets)
+    return Analysis(shoe, decisions, coups["plain"].outcome_counts(), coups["plain"].total, results)
+
+
+def coup_group(bet: Bet) -> str:
+    """Which coup table a bet is settled on: ``plain`` (value features only), ``counts`` (counts of
+    cards as well), or ``slots`` (card slots read): each kind is cheapest on its own table."""
+    if not bet.card_slots:
+        return "plain"
+    return "counts" if all(slot.startswith(COUNTED) for slot in bet.card_slots) else "slots"
+
+
+HANDS = (("player_card1", "player_card2"), ("banker_card1", "banker_card2"))
+UNORDERED = ("hands", "cards")
+"""How first-card draws may be counted instead of in order: by hands (each hand's two cards in
+either order) or by sets of cards (the cards a bet reads in any order)."""
+
+
+def unordered_divisor(columns: Columns, unordered: str, settle: Callable[[Columns], Array], name: str) -> int:
+    """How many orders count as one: 2 per hand whose two cards are read (``hands``), or k! for the
+    k cards read (``cards``). What is counted must come out alike in every such order: checked on
+    every row, exactly, for each swap that generates them."""
+    slots = [slot for slot in FIRST_CARDS if slot in columns.levels]
+    swaps = [pair for pair in HANDS if pair[0] in columns.levels and pair[1] in columns.levels] if unordered == "hands" else list(zip(slots, slots[1:]))
+    if unordered == "cards" and len({columns.levels[slot] for slot in slots}) > 1:
+        raise InputError(f"{name} reads its cards at different granularities: they cannot be counted as a set")
+    for first, second in swaps:
+        swapped = Columns({_swap(column, first, second): values for column, values in columns.items()},
+                          {_swap(slot, first, second): level for slot, level in columns.levels.items()})
+        if columns.levels[first] != columns.levels[second] or not (settle(swapped) == settle(columns)).all():
+            order = "the two orders of a hand's cards" if unordered == "hands" else "its cards in different orders"
+            raise InputError(f"{name} settles {order} differently: it cannot be counted by {unordered}")
+    return 2 ** len(swaps) if unordered == "hands" else factorial(len(slots))
+
+
+def unordered_table(bet: Bet, distribution: Distribution, unordered: str) -> "BetAnalysis":
+    """The return table of a bet on the first cards counted by hands or by sets (see
+    :func:`unordered_divisor`)."""
+    divisor = unordered_divisor(distribution.columns, unordered, bet.settle, f"bet {bet.name!r}")
+    ordered = return_table(bet, distribution)
+    rows = tuple(ReturnRow(row.event, row.pays, row.combinations // divisor, row.total // divisor) for row in ordered.rows)
+    return BetAnalysis(bet, rows, ordered.total // divisor, ordered.cards, ordered.expected_value, ordered.scale, unordered)
+
+
+def _swap(name: str, first: str, second: str) -> str:
+    return second + name[len(first) :] if name.startswith(first) else first + name[len(second) :] if name.startswith(second) else name
+
+
+def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition) -> Analysis:
+    """The analysis restricted to the coups where ``given`` holds."""
+    coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)))
+    holds = given(coups.columns)
+    count = coups.count_where(holds)
+    if count == 0:
+        raise InputError(f"the condition given never holds in {shoe}: {given.text}")
+    columns = Columns({name: column[holds] for name, column in coups.columns.items()}, coups.columns.levels)
+    restricted = Distribution(columns, coups.counts[holds], count, coups.cards, coups.scale)
+    results = tuple(return_table(bet, restricted) for bet in bets)
+    return Analysis(shoe, decisions, restricted.outcome_counts(), count, results, Given(given.text, count, coups.total))
+
+
+@dataclass(frozen=True)
+class Given:
+    """The condition an analysis is conditional on, and how often it holds."""
+
+    text: str
+    combinations: int
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.combinations, self.total)
+
+
+def by_feature(shoe: Shoe, bets: list[Bet], decisions: Decisions, feature: str, engine: Engine | None = None) -> list[tuple[int, Analysis]]:
+    """One conditional analysis per value the feature takes (value codes as in the condition
+    language: winner 0 banker, 1 player, 2 tie; ranks 0 = A ...; -1 for a card not dealt)."""
+    kind = feature_kind(feature)
+    if kind is None:
+        raise InputError(f"--by {feature!r}: not a feature (see the README's table of features)")
+    engine = engine or default_engine()
+    probe = parse_condition(f"{feature} == {feature}")
+    coups = engine.coups(shoe, decisions, merge_levels(probe.slots, *(bet.card_slots for bet in bets)))
+    values = sorted({int(value) for value in np.asarray(coups.columns[feature]).tolist()})
+    return [(value, _conditional(shoe, bets, decisions, engine, _equals(feature, value))) for value in values
+            if coups.count_where(np.asarray(coups.columns[feature]) == value)]
+
+
+def _equals(feature: str, value: int) -> Condition:
+    """The condition feature == value, by value code."""
+    probe = parse_condition(f"{feature} == {feature}")
+    return Condition(f"{feature} = {value}", probe.features, probe.slots, lambda columns: np.asarray(columns[feature]) == value)

@@ -19,6 +19,7 @@ from typing import Any
 
 import numpy as np
 
+from .analysis import coup_group
 from .bets import Bet, settlement
 from .cards import POINT_VALUES
 from .distribution import INT64_SAFE, falling
@@ -149,12 +150,12 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     if any(size < 6 for size in sizes):
         raise InputError("every shoe needs at least 6 cards")
     groups: dict[object, list[int]] = {}
-    coup_levels: Levels = merge_levels(*(bet.card_slots for bet in bets if bet.needs_coup))
     for index, bet in enumerate(bets):
-        key: object = "coup" if bet.needs_coup else tracked_key(bet.card_slots)
+        key: object = coup_group(bet) if bet.needs_coup else tracked_key(bet.card_slots)
         groups.setdefault(key, []).append(index)
-    forms = {key: pattern_form(key, tuple(bets[index] for index in members)) for key, members in groups.items() if key != "coup"}  # type: ignore[arg-type]
-    tables = {key: coup_table(decisions, tracked_key(coup_levels)) if key == "coup" else card_table(key)  # type: ignore[arg-type]
+    coup_levels = {key: merge_levels(*(bets[index].card_slots for index in members)) for key, members in groups.items() if isinstance(key, str)}
+    forms = {key: pattern_form(key, tuple(bets[index] for index in members)) for key, members in groups.items() if not isinstance(key, str)}  # type: ignore[arg-type]
+    tables = {key: coup_table(decisions, tracked_key(coup_levels[key])) if isinstance(key, str) else card_table(key)  # type: ignore[arg-type]
               for key in groups if forms.get(key) is None}
     largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
     largest = max((table.bound(max(sizes)) for table in tables.values()), default=max(sizes) ** 4)
@@ -175,7 +176,7 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
         table = tables[key]
         basis = cached_basis(table, group)
         pays = _pays(group, basis.lines)
-        classes = class_counts(shoes, table.fine if table.refined else Granularity.VALUE)
+        classes = table.partition.class_counts(shoes) if table.refined else class_counts(shoes, Granularity.VALUE)
         for position, index in enumerate(members):
             scales[index], depths[index] = group[position].scaled_pays[0] * table.scale, table.depth
         for start in range(0, len(shoes), CHUNK):

@@ -112,7 +112,7 @@ SHARED: dict[str, tuple[str, Callable[[F], F]]] = {
     "bets_file": ("bets_file", click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets (same format as the catalog).")),
 }
 """Options shared by the commands: (group, click option)."""
-GROUP_ONLY = ("fmt", "returns", "engine")
+GROUP_ONLY = ("fmt", "returns", "engine", "given", "by_feature", "unordered")
 """Options of the analysis itself: meaningless after a command name."""
 
 
@@ -198,7 +198,7 @@ def options(ctx: click.Context, **local: Any) -> Options:
     before = ctx.find_root().params
     for name in GROUP_ONLY:
         if given(before.get(name)):
-            flag = {"fmt": "--format", "returns": "--returns", "engine": "--engine"}[name]
+            flag = {"fmt": "--format", "returns": "--returns", "engine": "--engine", "given": "--given", "by_feature": "--by", "unordered": "--unordered"}[name]
             raise InputError(f"{flag} before a command belongs to the analysis; give the command's own options after its name")
     merged = {}
     for name in SHARED:
@@ -248,9 +248,13 @@ def emit(text: str) -> None:
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format (default table).")
 @click.option("--returns", is_flag=True, help="Print the return table of every bet (json and csv always hold them).")
 @click.option("--engine", type=click.Choice(["fast", "enumerate"]), help="fast: the compiled evaluator (default); enumerate: the plain recursive enumerator.")
+@click.option("--given", metavar="COND", help="Conditional odds: every probability and expectation given this condition (the condition language of bets).")
+@click.option("--by", "by_feature", metavar="FEATURE", help="One row per value of a feature: P(banker), P(player), P(tie) and each bet's expectation.")
+@click.option("--unordered", type=click.Choice(["hands", "cards"]), help="Count bets on the first cards by hands (each hand's two cards in either order) or by sets of cards, as sources that count them so do.")
 @click.version_option(__version__, "--version", prog_name="baccarat-odds", message="%(prog)s %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, fmt: str | None, returns: bool, engine: str | None, **shared_values: Any) -> None:
+def cli(ctx: click.Context, fmt: str | None, returns: bool, engine: str | None, given: str | None, by_feature: str | None, unordered: str | None,
+        **shared_values: Any) -> None:
     """Exact Player / Banker / Tie odds and house edges for a finite baccarat shoe.
 
     With no command: the outcome table of the shoe (combinations counted as ordered 6-card
@@ -269,11 +273,24 @@ def cli(ctx: click.Context, fmt: str | None, returns: bool, engine: str | None, 
     bets, notes = given_options.bets(shoe.knows_suits)
     run = ENGINES[engine or "fast"]()
     rules = given_options.rule_set()
+    if by_feature is not None:
+        if given is not None or returns:
+            raise InputError("--by gives a table by value: it does not combine with --given or --returns")
+        from .analysis import by_feature as by_value
+        from .report import render_by
+
+        emit(render_by(by_feature.lower(), by_value(shoe, bets, given_options.decisions(shoe), by_feature.lower(), run), fmt or "table"))
+        return
+    if given is not None:
+        if unordered:
+            raise InputError("--unordered counts bets on the first cards alone; given a condition every bet is counted through the coup")
+        emit(render(analyze(shoe, bets, given_options.decisions(shoe), engine=run, given=given), fmt or "table", notes, returns))
+        return
     if rules.option_points() and not given_options.policy_given():
         analyses = [analyze(shoe, bets, resolve(rules, choice), engine=run) for choice in pure_policies(rules)]
         emit(render_choices(analyses, fmt or "table", notes, returns))
         return
-    emit(render(analyze(shoe, bets, given_options.decisions(shoe), engine=run), fmt or "table", notes, returns))
+    emit(render(analyze(shoe, bets, given_options.decisions(shoe), engine=run, unordered=unordered or ""), fmt or "table", notes, returns))
 
 
 @cli.command(name="rules")

@@ -14,8 +14,8 @@ point value only; ``player_card1_rank == K`` the rank; ``player_card1_suit in [H
 ['banker_cards', 'banker_total', 'winner']
 >>> parse_condition("player_card1_rank == K").requirements()
 (False, {'player_card1': <Granularity.RANK: 3>})
->>> parse_condition("count(card_rank == 9) >= 2").requirements()[1]["banker_card3"]
-<Granularity.VALUE: 0>
+>>> parse_condition("count(card_rank == 9) >= 2").requirements()  # a count, decided by point values
+(True, {'counted:0000f00000000': <Granularity.VALUE: 0>})
 >>> parse_condition("winner == bunker")
 Traceback (most recent call last):
 exact_odds.errors.InputError: 'bunker' is not a value of winner (expected banker, player, tie) in condition 'winner == bunker'
@@ -33,8 +33,10 @@ from .features import (
     CARD_ATTRIBUTES,
     CARD_FEATURES,
     COLORS,
+    COUNTED,
     COUP_FEATURES,
     OUTCOMES,
+    SIDES,
     SLOTS,
     SUIT_COLOR,
     THIRD_CARDS,
@@ -43,6 +45,7 @@ from .features import (
     Granularity,
     Levels,
     coarsest_granularity,
+    counted_key,
     merge_levels,
 )
 from .parsing import shown
@@ -101,9 +104,10 @@ class Condition:
 
     def requirements(self) -> tuple[bool, Levels]:
         """Whether it needs the whole coup (a coup feature, a third card, which exists only when the
-        coup draws it, or nothing at all), and the card slots it reads with their granularity."""
+        coup draws it, a count of the cards dealt, or nothing at all), and the card slots it reads
+        with their granularity (:data:`~exact_odds.features.COUNTED` for counts)."""
         coup_feature = any(name in COUP_FEATURES for name in self.features)
-        needs_coup = coup_feature or any(slot in THIRD_CARDS for slot in self.slots) or not self.slots
+        needs_coup = coup_feature or any(slot in THIRD_CARDS or slot.startswith(COUNTED) for slot in self.slots) or not self.slots
         return needs_coup, dict(self.slots)
 
     def __call__(self, columns: Columns) -> Array:
@@ -380,7 +384,7 @@ class _Parser:
         functions = {"+": np.add, "-": np.subtract, "*": np.multiply, "%": np.mod}
         function, one, two = functions[operator], first.evaluate, second.evaluate
         assert one is not None and two is not None
-        return Expr("int", lambda columns: function(one(columns), two(columns)), text=f"{left.text} {operator} {right.text}",
+        return Expr("int", lambda columns: function(np.asarray(one(columns), dtype=np.int64), np.asarray(two(columns), dtype=np.int64)), text=f"{left.text} {operator} {right.text}",
                     features=first.features | second.features, slots=merge_levels(first.slots, second.slots))
 
     def enter(self) -> None:
@@ -439,15 +443,17 @@ class _Parser:
         predicate = _Parser(inner, card_context=True).parse()
         assert predicate.evaluate is not None
         truth = np.broadcast_to(predicate.evaluate(DECK), (52,)).astype(bool)
-        tests = [_tabulated(slot, truth) for slot in AGGREGATES[word]]
-        slots = merge_levels(*({slot: level} for slot, (_, level) in zip(AGGREGATES[word], tests)))
-        evaluators = [test for test, _ in tests]
+        key = counted_key(truth)
+        sides = [side for side in SIDES if word in ("count", f"{side}_count")]
+        tests = [_tabulated(slot, truth)[0] for slot in AGGREGATES[word]]
 
         def count(columns: Columns) -> Array:
-            total: Array = sum((evaluate(columns).astype(np.int64) for evaluate in evaluators), np.int64(0))
-            return total
+            if key in columns.levels:
+                counted: Array = sum((columns[f"{key}:{side}"] for side in sides), np.int64(0))
+                return counted
+            return sum((test(columns).astype(np.int64) for test in tests), np.int64(0))
 
-        return Expr("int", count, text=f"{word}({inner})", features=frozenset({word}), slots=slots)
+        return Expr("int", count, text=f"{word}({inner})", features=frozenset({word}), slots={key: coarsest_granularity(truth)})
 
 
 def parse_condition(text: str) -> Condition:

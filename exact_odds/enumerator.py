@@ -26,11 +26,13 @@ from .features import (
     Columns,
     Granularity,
     Levels,
+    add_counted,
     card_columns,
     class_values,
     coup_columns,
     label_map,
     relabel,
+    split_counted,
 )
 from .policy import Decisions, decisions_of
 from .rules import PUNTO_BANCO, DrawRules
@@ -53,8 +55,6 @@ def shoe_counts(shoe: Shoe, level: Granularity) -> list[int]:
 
 MAX_LEAVES = 20_000_000
 """The plain enumerator refuses a coup table estimated to need more leaves than this (minutes)."""
-COUP_LEAVES = 339_400
-"""Coups over point values (the walk's leaves at value level)."""
 
 
 def position_levels(tracked: Levels) -> list[Granularity]:
@@ -65,11 +65,12 @@ def position_levels(tracked: Levels) -> list[Granularity]:
     return levels
 
 
-def estimated_leaves(tracked: Levels) -> int:
-    """About how many leaves :func:`enumerate_coups` visits for these tracked slots."""
-    leaves = COUP_LEAVES
+def estimated_leaves(shoe: Shoe, tracked: Levels) -> int:
+    """At most how many leaves :func:`enumerate_coups` visits: the classes the shoe holds at each
+    position's granularity, multiplied over the six positions."""
+    leaves = 1
     for level in position_levels(tracked):
-        leaves = leaves * max(1, level.classes // 10) if level != Granularity.VALUE else leaves
+        leaves *= max(1, sum(1 for count in shoe_counts(shoe, level) if count))
     return leaves
 
 
@@ -84,13 +85,13 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
     then counts the ways to complete it, as ordered sequences of the remaining ``6 - cards dealt``.
     """
     decisions = decisions_of(rules)
-    tracked = dict(tracked or {})
+    tracked, counted = split_counted(dict(tracked or {}))
     dealt = sum(value >= 0 for value in hand)
     if dealt and tracked:
         raise InputError("a coup in progress is known by point values: bets on card ranks or suits cannot be priced mid-coup")
-    if estimated_leaves(tracked) > MAX_LEAVES:
+    if estimated_leaves(shoe, tracked) > MAX_LEAVES:
         raise InputError(f"the bets read the card slots {', '.join(tracked)} too finely to enumerate every coup "
-                         f"(about {estimated_leaves(tracked):,} leaves): read fewer slots, or ranks or colours instead of suits")
+                         f"(about {estimated_leaves(shoe, tracked):,} leaves): read fewer slots, or ranks or colours instead of suits")
     levels = position_levels(tracked)
     early = sorted({SLOTS.index(slot) for slot in tracked} | ({4} if "banker_card3" in tracked else set()))
     fine = Granularity.VALUE
@@ -151,7 +152,9 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
                 counts[label] = count
 
     place(0, counts, 1, {})
-    return _coup_distribution(rows, key_slots, tracked, fine, draws(size, 6 - dealt, replace) * scale**2, 6 - dealt, decisions, scale**2)
+    distribution = _coup_distribution(rows, key_slots, tracked, fine, draws(size, 6 - dealt, replace) * scale**2, 6 - dealt, decisions, scale**2)
+    add_counted(distribution.columns, counted.items())
+    return distribution
 
 
 def _coup_distribution(rows: dict[tuple[int, ...], int], key_slots: list[int], tracked: Levels, fine: Granularity,

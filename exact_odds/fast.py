@@ -17,14 +17,15 @@ from .features import Levels
 from .policy import Decisions
 from .shoe import Shoe
 from .patterns import pattern_form
-from .tables import card_table, coup_table, tracked_key
+from .tables import card_table, coup_table, shoe_support, tracked_key
 
 
 class FastEngine:
     """Coup distributions (with any tracked card slots) and first-card distributions from compiled tables."""
 
     def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution:
-        return coup_table(decisions, tracked_key(tracked)).distribution(shoe)
+        """The coups of the shoe; a table that tracks cards is built for the cards the shoe holds."""
+        return coup_table(decisions, tracked_key(tracked), shoe_support(shoe) if tracked else None).distribution(shoe)
 
     def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution:
         """The first cards' distribution: in closed form by pattern when every bet allows it

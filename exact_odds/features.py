@@ -14,13 +14,16 @@ granularity are ``face * marks + mark``; the card level is rank * 4 + suit, as i
 """
 
 from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
 from enum import IntEnum
+from functools import cached_property
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
 from .cards import POINT_VALUES, SUITS
+from .errors import InputError
 
 Array = npt.NDArray[Any]
 
@@ -28,6 +31,24 @@ SLOTS = ("player_card1", "banker_card1", "player_card2", "banker_card2", "player
 """Card slots in deal order (the banker's third card follows the player's when both draw)."""
 FIRST_CARDS = SLOTS[:4]
 THIRD_CARDS = SLOTS[4:]
+COUNTED = "counted:"
+"""The prefix of a tracked pseudo-slot that counts, in each hand, the cards a predicate holds for
+(what count(), player_count() and banker_count() read): ``counted:`` and the predicate's truth over
+the 52 cards in hexadecimal. A table tracking it has the columns ``{key}:player`` and ``{key}:banker``."""
+SIDES = ("player", "banker")
+
+
+def counted_key(truth: Array) -> str:
+    """The pseudo-slot of a predicate given by its truth over the 52 cards."""
+    bits = sum(1 << card for card in np.flatnonzero(truth).tolist())
+    return f"{COUNTED}{bits:013x}"
+
+
+def counted_truth(key: str) -> Array:
+    """The truth over the 52 cards of a counted pseudo-slot."""
+    bits = int(key[len(COUNTED) :], 16)
+    truth: Array = (bits >> np.arange(52)) & 1 == 1
+    return truth
 NOT_DEALT = -1
 """The label and value of a slot that holds no card (a third card not drawn)."""
 
@@ -90,6 +111,50 @@ def representatives(granularity: Granularity) -> Array:
     cards = np.full(granularity.classes, 52, dtype=np.int64)
     np.minimum.at(cards, card_labels(granularity), np.arange(52))
     return cards
+
+
+@dataclass(frozen=True)
+class Partition:
+    """A partition of the 52 cards into classes, each within one point value: what a compiled table
+    refines cards to (a granularity, or the classes a set of counted predicates tells apart)."""
+
+    labels: tuple[int, ...]
+    """The class of each card (rank * 4 + suit)."""
+
+    @classmethod
+    def of(cls, granularity: Granularity) -> "Partition":
+        return cls(tuple(card_labels(granularity).tolist()))
+
+    @cached_property
+    def classes(self) -> int:
+        return max(self.labels) + 1
+
+    @cached_property
+    def values(self) -> Array:
+        """The point value of each class."""
+        values = np.zeros(self.classes, dtype=np.int64)
+        values[list(self.labels)] = np.asarray(POINT_VALUES)[np.arange(52) // 4]
+        return values
+
+    @cached_property
+    def by_rank(self) -> bool:
+        """Whether the cards of a rank are always of one class (rank counts suffice)."""
+        return all(len(set(self.labels[rank * 4 : rank * 4 + 4])) == 1 for rank in range(13))
+
+    def class_counts(self, counts: Array) -> Array:
+        """(shoes x classes) from (shoes x 52) per-card counts, or (shoes x 13) per-rank counts
+        when the partition keeps ranks whole."""
+        counts = np.asarray(counts)
+        grouped = np.zeros((len(counts), self.classes), dtype=np.int64)
+        if counts.shape[1] == 13:
+            if not self.by_rank:
+                raise InputError("these bets tell suits or colours apart: give per-card counts (52 per shoe, rank-major: A of S H D C, 2 ...)")
+            for rank in range(13):
+                grouped[:, self.labels[rank * 4]] += counts[:, rank]
+            return grouped
+        for card, label in enumerate(self.labels):
+            grouped[:, label] += counts[:, card]
+        return grouped
 
 
 BY_CLASSES = sorted(Granularity, key=lambda granularity: (granularity.classes, granularity))
@@ -258,7 +323,30 @@ def card_columns(slot: str, level: Granularity, labels: Iterable[int] | Array) -
     card = np.where(dealt, representatives(level)[np.maximum(labels, 0)], NOT_DEALT)
     rank, suit = np.divmod(np.maximum(card, 0), 4)
     attributes = {"card": card, "value": np.asarray(POINT_VALUES)[rank], "rank": rank, "suit": suit, "color": np.asarray(SUIT_COLOR)[suit]}
-    return {f"{slot}_{name}": np.where(dealt, column, NOT_DEALT) for name, column in attributes.items()}
+    return {f"{slot}_{name}": np.where(dealt, column, NOT_DEALT).astype(np.int8) for name, column in attributes.items()}
+
+
+def add_counted(columns: Columns, counted: Iterable[tuple[str, Granularity]]) -> None:
+    """The counted columns (see :data:`COUNTED`) of a table whose every slot is tracked finely
+    enough, read off its slots' cards."""
+    for key, level in counted:
+        truth = np.append(counted_truth(key), False)
+        for side in SIDES:
+            columns[f"{key}:{side}"] = sum((truth[columns[f"{slot}_card"]].astype(np.int64) for slot in SLOTS if slot.startswith(side)), np.int64(0))
+        columns.levels[key] = level
+
+
+def split_counted(levels: Levels) -> tuple[Levels, Levels]:
+    """Tracked card slots and counted predicates, apart; with counts, every slot is tracked at least
+    as finely as the counts need (so the counts can be read off the cards)."""
+    counted = {key: level for key, level in levels.items() if key.startswith(COUNTED)}
+    slots = {slot: level for slot, level in levels.items() if not slot.startswith(COUNTED)}
+    if counted:
+        finest = Granularity.VALUE
+        for level in counted.values():
+            finest = finest.join(level)
+        slots = {slot: slots.get(slot, Granularity.VALUE).join(finest) for slot in SLOTS}
+    return slots, counted
 
 
 def first_match(conditions: Sequence[Callable[[dict[str, Array]], Array]], columns: dict[str, Array]) -> Array:

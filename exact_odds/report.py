@@ -86,7 +86,10 @@ RETURN_HEADERS = ["event", "pays", "combinations", "probability", "return"]
 
 
 def settles_on(result: BetAnalysis) -> str:
-    return "the full coup (ordered 6-card sequences)" if result.bet.needs_coup else f"its {result.cards} cards alone (ordered {result.cards}-card draws)"
+    if result.bet.needs_coup:
+        return "the full coup (ordered 6-card sequences)"
+    counted = {"hands": "hands, each hand's cards in either order", "cards": "sets of cards, in any order"}.get(result.unordered, f"ordered {result.cards}-card draws")
+    return f"its {result.cards} cards alone ({counted})"
 
 
 def rules_line(analysis: Analysis) -> str | None:
@@ -104,7 +107,12 @@ def render_text(analysis: Analysis, notes: list[str], returns: bool, markdown: b
     style = "github" if markdown else "simple"
     options = {"tablefmt": style, "disable_numparse": True}
     heading = (lambda text: f"## {text}") if markdown else (lambda text: text)
-    parts = [heading(f"Shoe: {analysis.shoe}, {analysis.total // analysis.scale:,} ordered 6-card sequences")]
+    if analysis.given is None:
+        parts = [heading(f"Shoe: {analysis.shoe}, {analysis.total // analysis.scale:,} ordered 6-card sequences")]
+    else:
+        given = analysis.given
+        parts = [heading(f"Shoe: {analysis.shoe}, given {given.text}: {given.combinations // analysis.scale:,} of "
+                         f"{given.total // analysis.scale:,} ordered 6-card sequences (probability {given.probability}, {fixed(given.probability, 10)})")]
     parts += [line for line in [rules_line(analysis)] if line] + [""]
     parts += [tabulate(_outcome_rows(analysis), OUTCOME_HEADERS, colalign=("left", "right", "right", "right"), **options), ""]
     if analysis.bets:
@@ -154,6 +162,11 @@ def analysis_record(analysis: Analysis, notes: list[str]) -> dict:
         "rules": analysis.decisions.rules.name,
         "policy": str(analysis.decisions.policy) or None,
         "weight": analysis.scale,
+        "given": None if analysis.given is None else {
+            "condition": analysis.given.text,
+            "combinations": analysis.given.combinations,
+            "probability": str(analysis.given.probability),
+        },
         "total_combinations": analysis.total,
         "outcomes": {
             name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES
@@ -167,6 +180,9 @@ def render_csv(analysis: Analysis) -> str:
     buffer = io.StringIO()
     writer = csv.writer(buffer, lineterminator="\n")
     writer.writerow(["section", "name", "event", "pays", "combinations", "total", "probability", "decimal", "expected_value", "house_edge_percent"])
+    if analysis.given is not None:
+        given = analysis.given
+        writer.writerow(["given", given.text, "", "", given.combinations, given.total, given.probability, fixed(given.probability, 12), "", ""])
     for name in OUTCOMES:
         probability = analysis.probability(name)
         writer.writerow(["outcome", name, "", "", analysis.outcomes[name], analysis.total, probability, fixed(probability, 12), "", ""])
@@ -186,6 +202,39 @@ def render(analysis: Analysis, fmt: str, notes: list[str] | None = None, returns
     if fmt == "csv":
         return render_csv(analysis)
     return render_text(analysis, notes, returns, markdown=fmt == "markdown")
+
+
+def value_text(feature: str, value: int) -> str:
+    """A feature's value code as the condition language writes it."""
+    from .cards import RANKS, SUITS
+    from .features import COLORS, feature_kind
+
+    kind = feature_kind(feature)
+    if value < 0 and kind not in ("int",):
+        return "none"
+    names = {"winner": OUTCOMES, "rank": RANKS, "suit": SUITS, "color": COLORS, "bool": ("false", "true")}.get(kind or "")
+    return names[value] if names else str(value)
+
+
+def render_by(feature: str, rows: list[tuple[int, Analysis]], fmt: str) -> str:
+    """P(banker), P(player), P(tie) and each bet's expectation for each value of a feature."""
+    if fmt == "json":
+        record = {"by": feature, "rows": [
+            {"value": value_text(feature, value), "combinations": analysis.total, "probability": str(analysis.given.probability if analysis.given else 1),
+             "outcomes": {name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES},
+             "bets": {result.bet.name: {"expected_value": str(result.expected_value)} for result in analysis.bets}}
+            for value, analysis in rows]}
+        return json.dumps(record, indent=2) + "\n"
+    bets = [result.bet.name for result in rows[0][1].bets] if rows else []
+    table = [[value_text(feature, value), f"{analysis.total:,}", fixed(analysis.given.probability if analysis.given else Fraction(1), 6)]
+             + [fixed(analysis.probability(name), 6) for name in OUTCOMES] + [fixed(result.expected_value, 6) for result in analysis.bets]
+             for value, analysis in rows]
+    headers = [feature, "combinations", "probability"] + [f"P({name})" for name in OUTCOMES] + [f"EV {name}" for name in bets]
+    if fmt == "csv":
+        buffer = io.StringIO()
+        csv.writer(buffer, lineterminator="\n").writerows([headers] + table)
+        return buffer.getvalue()
+    return tabulate(table, headers, tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True) + "\n"
 
 
 def better_for_player(analyses: list[Analysis]) -> Analysis:

@@ -23,27 +23,36 @@ weighted orderings of every (multiset, target) entry, exactly.
 475627426473216
 """
 
+import itertools
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
 
 import numpy as np
 
+from .cards import POINT_VALUES
 from .distribution import INT64_SAFE, Distribution, draws
 from .errors import InputError
 from .kernel import Entries, weigh
 from .features import (
+    COUNTED,
     NOT_DEALT,
+    SIDES,
     SLOTS,
     Array,
     Columns,
     Granularity,
+    Partition,
+    add_counted,
     card_columns,
     card_labels,
     class_values,
+    counted_truth,
     coup_columns,
     label_map,
     relabel,
+    representatives,
+    split_counted,
 )
 from .policy import Decisions
 from .shoe import Shoe
@@ -63,15 +72,16 @@ Tracked = tuple[tuple[str, Granularity], ...]
 
 
 def tracked_key(levels: dict[str, Granularity]) -> Tracked:
-    return tuple((slot, levels[slot]) for slot in SLOTS if slot in levels)
+    """The tracked slots in slot order, then the counted predicates in order: hashable."""
+    return tuple((slot, levels[slot]) for slot in SLOTS if slot in levels) + tuple(sorted((key, level) for key, level in levels.items() if key.startswith(COUNTED)))
 
 
 @dataclass(frozen=True, eq=False)
 class Table:
     """Weighted orderings by (row, multiset); see the module docstring."""
 
-    fine: Granularity
-    """The granularity of refined cards (classes 0..J-1 of a multiset); J = 0 when none are refined."""
+    partition: Partition
+    """The classes of refined cards (classes 0..J-1 of a multiset); J = ``refined``, 0 when none are refined."""
     refined: int
     depth: int
     scale: int
@@ -88,16 +98,16 @@ class Table:
     def rows(self) -> int:
         return len(next(iter(self.columns.values())))
 
-    @cached_property
-    def value_of_class(self) -> Array:
-        """The point value of each refined class."""
-        return np.asarray(class_values(self.fine), dtype=np.int64)
 
     def shoe_counts(self, shoe: Shoe) -> list[int]:
         """The shoe's counts of the refined classes (or of the values when nothing is refined)."""
-        from .enumerator import shoe_counts
-
-        return shoe_counts(shoe, self.fine)
+        if not self.refined:
+            return list(shoe.value_counts)
+        if self.partition.by_rank:
+            return [int(count) for count in self.partition.class_counts(np.asarray([shoe.rank_counts]))[0]]
+        if shoe.card_counts is None:
+            raise InputError(f"{shoe.description} is given by rank only; bets on suits or colours need per-card counts (e.g. --shoe 9h=7,...)")
+        return [int(count) for count in self.partition.class_counts(np.asarray([shoe.card_counts]))[0]]
 
     def factor_vectors(self, counts: Array, with_replacement: bool = False) -> Array:
         """Per shoe (rows of ``counts``: the shoes' counts of the refined classes, or of the ten values
@@ -105,7 +115,7 @@ class Table:
         :func:`_factor_indices` indexes them: c_j - i for refined classes, c_v - t - i for values,
         N - n - i for unused cards (no subtraction with replacement). int64 (each is at most N)."""
         counts = np.asarray(counts, dtype=np.int64)
-        values = counts @ membership(self.fine) if self.refined else counts
+        values = counts @ membership(self.partition) if self.refined else counts
         steps = np.zeros(MAX_CARDS, dtype=np.int64) if with_replacement else np.arange(MAX_CARDS)
         taken = np.zeros(FACTORS, dtype=np.int64) if with_replacement else np.arange(FACTORS)
         sizes = values.sum(axis=1)
@@ -168,25 +178,19 @@ def _unpack(packed: Array, classes: int) -> Array:
     return multisets
 
 
-def membership(fine: Granularity) -> Array:
-    """Which point value each class of ``fine`` has, as a (classes x 10) 0/1 matrix."""
-    values = np.asarray(class_values(fine))
-    matrix: Array = (values[:, None] == np.arange(10)[None, :]).astype(np.int64)
+def membership(partition: Partition) -> Array:
+    """Which point value each class of ``partition`` has, as a (classes x 10) 0/1 matrix."""
+    matrix: Array = (partition.values[:, None] == np.arange(10)[None, :]).astype(np.int64)
     return matrix
 
 
-def membership_by_classes(classes: int) -> Array:
-    """:func:`membership` of the granularity with this many classes."""
-    return membership(next(granularity for granularity in Granularity if granularity.classes == classes))
-
-
-def _factor_indices(multisets: Array, refined: int, depth: int) -> Array:
+def _factor_indices(multisets: Array, partition: Partition, refined: int, depth: int) -> Array:
     """Each multiset's ``depth`` linear factors, as indices into the factor vector (see
     :meth:`Table.factor_vectors`): for t_j refined cards of class j, c_j, c_j - 1, ...; for u_v
     other cards of value v, c_v - t_v, c_v - t_v - 1, ...; for the unused cards, N - n, N - n - 1, ..."""
     rows = len(multisets)
     fine_counts, value_counts = multisets[:, :refined], multisets[:, refined:]
-    values_of_fine = fine_counts @ membership_by_classes(refined) if refined else np.zeros((rows, 10), dtype=np.int64)
+    values_of_fine = fine_counts @ membership(partition) if refined else np.zeros((rows, 10), dtype=np.int64)
     value_base = refined * MAX_CARDS
     unused_base = value_base + 10 * FACTORS * MAX_CARDS
     one = unused_base + FACTORS * MAX_CARDS
@@ -210,7 +214,7 @@ def _factor_indices(multisets: Array, refined: int, depth: int) -> Array:
     return indices
 
 
-def _collect(fine: Granularity, refined: int, depth: int, scale: int, columns: Columns, row_index: Array, multiset_keys: Array,
+def _collect(partition: Partition, refined: int, depth: int, scale: int, columns: Columns, row_index: Array, multiset_keys: Array,
              weights: Array) -> Table:
     """A table from its sequences: each sequence's row, packed multiset key and weight."""
     keys, multiset_index = np.unique(multiset_keys, return_inverse=True)
@@ -219,7 +223,7 @@ def _collect(fine: Granularity, refined: int, depth: int, scale: int, columns: C
     np.add.at(summed, entry_index, weights)
     entry_row, entry_multiset = np.divmod(entries, len(keys))
     multisets = _unpack(keys, refined + 10)
-    return Table(fine, refined, depth, scale, columns, multisets, _factor_indices(multisets, refined, depth),
+    return Table(partition, refined, depth, scale, columns, multisets, _factor_indices(multisets, partition, refined, depth),
                  entry_multiset, entry_row, summed)
 
 
@@ -274,11 +278,30 @@ def coup_sequences(decisions: Decisions) -> tuple[Array, Array]:
     return values[:, keep], weights[keep]
 
 
-def _refine(values: Array, weights: Array, tracked: Tracked, fine: Granularity) -> tuple[Array, Array, Array]:
-    """Each sequence once per way to give its tracked cards a class at ``fine``: the values, the
-    fine labels of tracked slots (-1 elsewhere) and the weights, repeated."""
+Support = tuple[bool, ...] | None
+"""Which of the 52 cards a shoe holds (None: all may occur). A table built for a support leaves out
+the classes no card of it falls in: the same counts for that shoe, a smaller table."""
+
+
+def shoe_support(shoe: Shoe) -> Support:
+    """The cards a shoe holds, or None when it may deal any card."""
+    held = shoe.card_counts if shoe.card_counts is not None else tuple(count for count in shoe.rank_counts for _ in range(4))
+    return None if all(held) else tuple(count > 0 for count in held)
+
+
+def _present(labels: Array, classes: int, support: Support) -> Array:
+    """Which classes (of cards labelled ``labels``) hold a card of the support."""
+    present = np.zeros(classes, dtype=bool)
+    present[np.asarray(labels)[np.asarray(support if support is not None else (True,) * 52)]] = True
+    return present
+
+
+def _refine(values: Array, weights: Array, tracked: Tracked, fine: Granularity, support: Support = None) -> tuple[Array, Array, Array]:
+    """Each sequence once per way to give its tracked cards a class at ``fine`` (of the support): the
+    values, the fine labels of tracked slots (-1 elsewhere) and the weights, repeated."""
     labels = np.full(values.shape, NOT_DEALT, dtype=np.int64)
-    by_value = [np.flatnonzero(np.asarray(class_values(fine)) == value) for value in range(10)]
+    present = _present(card_labels(fine), fine.classes, support)
+    by_value = [np.flatnonzero((np.asarray(class_values(fine)) == value) & present) for value in range(10)]
     widths = np.array([len(classes) for classes in by_value] + [1])
     table = np.full((11, widths.max()), NOT_DEALT)
     for value, classes in enumerate(by_value):
@@ -288,7 +311,8 @@ def _refine(values: Array, weights: Array, tracked: Tracked, fine: Granularity) 
         repeats = widths[values[position]]  # value -1 (not dealt) reads the last row: one copy
         if repeats.sum() > MAX_SEQUENCES:
             raise InputError(f"the bets read {', '.join(slot for slot, _ in tracked)} too finely to tabulate every coup "
-                             f"({int(repeats.sum()):,} sequences): read fewer slots, or ranks or colours instead of suits")
+                             f"({int(repeats.sum()):,} sequences): read fewer slots, or ranks or colours instead of suits "
+                             "(counting cards with count() is cheap alone, but beside a card slot every slot is read)")
         origin = np.repeat(np.arange(len(repeats)), repeats)
         within = np.arange(len(origin)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
         values, labels, weights = values[:, origin], labels[:, origin], weights[origin]
@@ -296,16 +320,104 @@ def _refine(values: Array, weights: Array, tracked: Tracked, fine: Granularity) 
     return values, labels, weights
 
 
+def _side_classes(partition: Partition, present: Array) -> dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]]:
+    """For every hand of up to three point values (sorted): its hands of the ``present`` classes of
+    ``partition`` (class ids, sorted, padded with :data:`ABSENT`) and how many ways the hand's
+    positions can hold each."""
+    values = partition.values
+    by_value = [tuple(np.flatnonzero((values == value) & present).tolist()) for value in range(10)]
+    expansions: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
+    for size in range(4):
+        for hand in itertools.combinations_with_replacement(range(10), size):
+            ways: dict[tuple[int, ...], int] = {}
+            for classes in itertools.product(*(by_value[value] for value in hand)):
+                key = tuple(sorted(classes)) + (ABSENT,) * (3 - size)
+                ways[key] = ways.get(key, 0) + 1
+            expansions[hand] = list(ways.items())
+    return expansions
+
+
+def _counted_table(decisions: Decisions, counted: Tracked, values: Array, weights: Array, support: Support) -> Table:
+    """Every coup by coup class and, for each counted predicate, how many cards of each hand it
+    holds for (what count(), player_count() and banker_count() read). Cards are refined hand by hand
+    to the predicates' granularity, not slot by slot: a hand of values splits into hands of classes,
+    each as often as the hand's positions allow. The classes are the cards' point values split by
+    what the predicates tell apart (no finer)."""
+    signature = np.stack([np.asarray(POINT_VALUES)[np.arange(52) // 4]] + [counted_truth(key) for key, _ in counted], axis=1)
+    _, labels = np.unique(signature, axis=0, return_inverse=True)
+    partition = Partition(tuple(labels.ravel().tolist()))
+    truths = np.zeros((len(counted), partition.classes), dtype=np.int64)  # (predicates, classes)
+    for index, (key, _) in enumerate(counted):
+        truths[index, list(partition.labels)] = counted_truth(key)
+    klass = ((((values[0] + values[2]) % 10) * 10 + (values[1] + values[3]) % 10) * 11 + values[4] + 1) * 11 + values[5] + 1
+    sides = []
+    for positions in ((0, 2, 4), (1, 3, 5)):
+        code = np.zeros(values.shape[1], dtype=np.int64)
+        for row in np.sort(values[list(positions)], axis=0):
+            code = code * 11 + row + 1
+        sides.append(code)
+    groups, group_index = np.unique((klass * 11**3 + sides[0]) * 11**3 + sides[1], return_inverse=True)
+    group_weight = np.zeros(len(groups), dtype=weights.dtype)
+    np.add.at(group_weight, group_index, weights)
+    expansions = _side_classes(partition, _present(np.asarray(partition.labels), partition.classes, support))
+    hands = list(expansions)
+    code_of_hand = {sum((value + 1) * 11 ** (2 - position) for position, value in enumerate(sorted(list(hand) + [NOT_DEALT] * (3 - len(hand))))): index
+                    for index, hand in enumerate(hands)}  # as np.sort lays a hand out: the empty places first
+    starts = np.cumsum([0] + [len(expansions[hand]) for hand in hands])
+    ids = np.asarray([ids for hand in hands for ids, _ in expansions[hand]], dtype=np.int64)
+    ways = np.asarray([ways for hand in hands for _, ways in expansions[hand]], dtype=np.int64)
+    side_hands = [np.array([code_of_hand[int(code)] for code in part.tolist()]) for part in ((groups // 11**3) % 11**3, groups % 11**3)]
+    player_count, banker_count = (starts[hand + 1] - starts[hand] for hand in side_hands)
+    repeats = player_count * banker_count
+    if repeats.sum() > MAX_SEQUENCES:
+        raise InputError(f"the counts tell {partition.classes} classes of cards apart, too many to tabulate ({int(repeats.sum()):,} hands)")
+    origin = np.repeat(np.arange(len(groups)), repeats)
+    within = np.arange(len(origin)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+    player_choice = starts[side_hands[0][origin]] + within // banker_count[origin]
+    banker_choice = starts[side_hands[1][origin]] + within % banker_count[origin]
+    weight = group_weight[origin] * ways[player_choice] * ways[banker_choice]
+    held = np.vstack([ids[player_choice].T, ids[banker_choice].T])  # (6, entries) class ids
+    padded = np.zeros((len(counted), ABSENT + 1), dtype=np.int64)  # absent cards hold for nothing
+    padded[:, : truths.shape[1]] = truths
+    row_code = groups[origin] // 11**6
+    for side_rows in (held[:3], held[3:]):
+        for predicate in padded:
+            row_code = row_code * 4 + predicate[side_rows].sum(axis=0)
+    rows, row_index = np.unique(row_code, return_inverse=True)
+    codes, found = rows.copy(), []
+    for side in reversed(SIDES):
+        for key, _ in reversed(counted):
+            found.append((f"{key}:{side}", codes % 4))
+            codes //= 4
+    keys = np.stack([codes // 1210, codes // 121 % 10, codes // 11 % 11 - 1, codes % 11 - 1])
+    columns = coup_columns(keys[0], keys[1], keys[2], keys[3], decisions.rules.naturals)
+    columns.update(dict(found))
+    columns.levels.update(counted)
+    return _collect(partition, partition.classes, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(held), weight)
+
+
 @lru_cache(maxsize=16)
-def coup_table(decisions: Decisions, tracked: Tracked = ()) -> Table:
+def coup_table(decisions: Decisions, tracked: Tracked = (), support: Support = None) -> Table:
     """Every coup of the rules, by coup class (two-card totals and third cards) and the tracked
-    slots' classes, and by multiset of cards used (refined for tracked slots)."""
+    slots' classes, and by multiset of cards used (refined for tracked slots); with a support, only
+    the coups it can deal. A count of the cards (:data:`~exact_odds.features.COUNTED`) alone is
+    tabulated hand by hand; with other slots, every slot is tracked at its granularity and the counts
+    follow from them."""
+    counted = tuple((key, level) for key, level in tracked if key.startswith(COUNTED))
     values, weights = coup_sequences(decisions)
+    if support is not None:
+        held = _present(np.asarray(POINT_VALUES)[np.arange(52) // 4], 10, support)
+        keep = np.all(held[values] | (values < 0), axis=0)
+        values, weights = values[:, keep], weights[keep]
+    if counted and len(counted) == len(tracked):
+        return _counted_table(decisions, counted, values, weights, support)
+    if counted:
+        tracked = tracked_key(split_counted(dict(tracked))[0])
     fine = Granularity.VALUE
     for _, level in tracked:
         fine = fine.join(level)
     refined = fine.classes if tracked else 0
-    values, labels, weights = _refine(values, weights, tracked, fine)
+    values, labels, weights = _refine(values, weights, tracked, fine, support)
     player_two, banker_two = (values[0] + values[2]) % 10, (values[1] + values[3]) % 10
     row_code = ((player_two * 10 + banker_two) * 11 + values[4] + 1) * 11 + values[5] + 1
     for slot, level in tracked:
@@ -322,10 +434,12 @@ def coup_table(decisions: Decisions, tracked: Tracked = ()) -> Table:
     for slot, level, slot_label in reversed(slot_labels):
         columns.levels[slot] = level
         columns.update(card_columns(slot, level, slot_label))
-    return _collect(fine, refined, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(ids), weights)
+    if counted:
+        add_counted(columns, counted)
+    return _collect(Partition.of(fine), refined, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(ids), weights)
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=4)
 def card_table(tracked: Tracked) -> Table:
     """Every ordered draw of the cards in the tracked slots (the first cards of a coup), one row per
     sequence of classes at the slots' granularity."""
@@ -337,11 +451,11 @@ def card_table(tracked: Tracked) -> Table:
     sequences = fine.classes ** len(tracked)
     if sequences > MAX_SEQUENCES:
         raise InputError(f"the bets read {', '.join(slot for slot, _ in tracked)} too finely to tabulate ({sequences:,} sequences)")
-    labels = np.indices((fine.classes,) * len(tracked)).reshape(len(tracked), -1)
-    ids = np.vstack([labels, np.full((MAX_CARDS - len(tracked), labels.shape[1]), ABSENT)])  # every card refined
+    labels = np.indices((fine.classes,) * len(tracked), dtype=np.int16).reshape(len(tracked), -1)
+    ids = np.vstack([labels, np.full((MAX_CARDS - len(tracked), labels.shape[1]), ABSENT, dtype=np.int16)]).astype(np.int64)  # every card refined
     columns = Columns(levels=dict(tracked))
     for (slot, level), label in zip(tracked, labels):
         columns.update(card_columns(slot, level, relabel(label, fine, level)))
     if not tracked:
         columns["rows"] = np.zeros(1, dtype=np.int64)
-    return _collect(fine, fine.classes, len(tracked), 1, columns, np.arange(labels.shape[1]), _pack(ids), np.ones(labels.shape[1], dtype=np.int64))
+    return _collect(Partition.of(fine), fine.classes, len(tracked), 1, columns, np.arange(labels.shape[1]), _pack(ids), np.ones(labels.shape[1], dtype=np.int64))

@@ -14,7 +14,7 @@ from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
-from .analysis import BetAnalysis, analyze
+from .analysis import UNORDERED, BetAnalysis, analyze, unordered_divisor
 from .distribution import Distribution
 from .bets import Bet, available_bets
 from .cards import RANKS, Card, rank_index
@@ -31,8 +31,8 @@ MAX_DECKS = 10**12
 """A record's deck count is at most this (a trillion decks)."""
 RANKS_HELD = "4 x decks cards of a rank"
 MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal")
-TEXT_FIELDS = ("id", "measure", "bet", "when", "value", "printed_as", "source", "url", "author", "note", "known_wrong", "rank",
-               "rules", "policy")
+TEXT_FIELDS = ("id", "measure", "bet", "when", "given", "unordered", "value", "printed_as", "source", "url", "author", "note", "known_wrong",
+               "rank", "rules", "policy")
 FIELDS = set(TEXT_FIELDS) | {"hand_pairs", "decks", "removed", "scale"}
 
 
@@ -92,6 +92,10 @@ class Figure:
     known_wrong: str = ""
     rules: str = "punto_banco"
     policy: str = ""
+    given: str | None = None
+    """For a probability: the condition it is conditional on."""
+    unordered: str = ""
+    """For combinations of first cards: counted by ``hands`` or by sets of ``cards`` (see :data:`exact_odds.analysis.UNORDERED`)."""
 
 
 def _checked_record(record: object, number: int, origin: str) -> Figure:
@@ -135,16 +139,22 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
         raise InputError(f"{where}: needs `bet`")
     if len(fields["value"]) > 60:
         raise InputError(f"{where}: value {shown(fields['value'])} is longer than any printed figure")
+    if fields.get("unordered", "") not in ("", *UNORDERED):
+        raise InputError(f"{where}: unordered must be one of {', '.join(UNORDERED)}, not {shown(fields['unordered'])}")
+    if "given" in fields and fields["measure"] != "probability":
+        raise InputError(f"{where}: `given` makes a conditional probability: measure must be probability")
     if fields.get("rules", "punto_banco") not in PRESETS:
         raise InputError(f"{where}: rules must be one of {', '.join(PRESETS)}, not {shown(fields['rules'])}")
     try:
         parse_printed(fields["value"])
         if "rank" in fields:
             rank_index(fields["rank"])
+        if "given" in fields:
+            parse_condition(fields["given"])
         if "when" in fields:
             condition = parse_condition(fields["when"])
-            if fields.get("hand_pairs") and (condition.features & set(COUP_FEATURES) or set(condition.slots) - set(FIRST_CARDS)):
-                raise InputError("hand_pairs counts the first two cards of each hand: `when` may read only player_card1, player_card2, banker_card1, banker_card2")
+            if (fields.get("hand_pairs") or fields.get("unordered")) and (condition.features & set(COUP_FEATURES) or set(condition.slots) - set(FIRST_CARDS)):
+                raise InputError("hand_pairs and unordered count the first cards: `when` may read only player_card1, player_card2, banker_card1, banker_card2")
         resolve(PRESETS[fields.get("rules", "punto_banco")], Policy.parse(fields.get("policy", "")))
     except InputError as error:
         raise InputError(f"{where}: {error}") from None
@@ -218,14 +228,20 @@ class Calculator:
         return self.analyses[key]
 
     def event(self, figure: Figure, shoe: Shoe | None = None) -> tuple[int, int]:
-        """Sequences where ``when`` holds, and all sequences, counted as the figure counts them."""
+        """Sequences where ``when`` holds, and all sequences (or all where ``given`` holds), counted
+        as the figure counts them."""
         assert figure.when is not None
         shoe = shoe or shoe_of_decks(figure.decks)
         condition = parse_condition(figure.when)
+        given = parse_condition(figure.given) if figure.given else None
         needs_coup, slots = condition.requirements()
-        if figure.hand_pairs:
+        if given is not None:
+            needs_coup = needs_coup or given.requirements()[0]
+            slots = merge_levels(slots, given.slots)
+        first_cards = figure.hand_pairs or bool(figure.unordered)
+        if first_cards:
             slots = merge_levels(dict.fromkeys(FIRST_CARDS, Granularity.VALUE), slots)
-        coup = needs_coup and not figure.hand_pairs
+        coup = needs_coup and not first_cards
         key = (shoe, figure.rules, figure.policy, coup, tuple(sorted(slots.items())))
         if key not in self.distributions:
             if coup or not slots:
@@ -234,9 +250,16 @@ class Calculator:
                 self.distributions[key] = self.engine.cards(shoe, slots)
         distribution = self.distributions[key]
         assert isinstance(distribution, Distribution)
-        count = distribution.count_where(condition(distribution.columns))
+        holds = condition(distribution.columns)
+        if given is not None:
+            within = given(distribution.columns)
+            return distribution.count_where(holds & within), distribution.count_where(within)
+        count = distribution.count_where(holds)
         if figure.hand_pairs:
             return count // 4, distribution.total // 4
+        if figure.unordered:
+            divisor = unordered_divisor(distribution.columns, figure.unordered, condition, f"figure {figure.id!r}")
+            return count // divisor, distribution.total // divisor
         return count, distribution.total
 
     def effect_of_removal(self, figure: Figure) -> Fraction:

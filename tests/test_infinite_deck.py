@@ -41,7 +41,9 @@ def test_infinite_deck_equals_drawing_with_replacement():
 
 
 def test_both_engines_agree_on_the_infinite_deck():
-    bets = list(catalog().values())
+    """Every catalog bet but those counting colours over six cards (the plain enumerator would walk
+    20^6 coups; they are checked against brute force on small shoes)."""
+    bets = [bet for bet in catalog().values() if not any(slot.startswith("counted:") for slot in bet.card_slots)]
     fast = analyze(Shoe.infinite(), bets)
     plain = analyze(Shoe.infinite(), bets, engine=PlainEngine())
     assert [result.expected_value for result in fast.bets] == [result.expected_value for result in plain.bets]

@@ -1,0 +1,163 @@
+"""The bet language: colours, counts, arithmetic, losing half, conditional odds, counting by hands."""
+
+import json
+from collections import Counter
+from fractions import Fraction
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from oracles import brute_force_expectations
+
+from exact_odds.analysis import PlainEngine, analyze, by_feature
+from exact_odds.bets import catalog, load_bets
+from exact_odds.cards import RANKS, SUITS, Card
+from exact_odds.policy import resolve
+from exact_odds.rules import PUNTO_BANCO
+from exact_odds.shoe import Shoe
+
+NEW_BETS = load_bets("""
+[[bet]]
+name = "red_player"
+pays = [ { when = "player_card1_color == red and player_card2_color == red", pays = "3" } ]
+
+[[bet]]
+name = "nines"
+pays = [ { when = "count(card_rank == 9) >= 2", pays = "10" }, { when = "count(card_rank == 9) == 1", pays = "lose 1/2" } ]
+
+[[bet]]
+name = "hearts_for_banker"
+pays = [ { when = "banker_count(card_suit == H) >= 2 and winner == banker", pays = "8" } ]
+
+[[bet]]
+name = "player_faces"
+pays = [ { when = "player_count(card_rank in [J, Q, K]) >= 1", pays = "1 for 2" } ]
+
+[[bet]]
+name = "sum_nine"
+pays = [ { when = "(player_card1_value + player_card2_value) % 10 == 9", pays = "4" } ]
+
+[[bet]]
+name = "mixed_third"
+pays = [ { when = "winner == tie and banker_card3_color == black", pays = "30" }, { when = "count(card_color == red) == 6", pays = "50" } ]
+""", "test")
+
+cards = st.builds(Card, st.sampled_from(RANKS[:2] + RANKS[8:]), st.sampled_from(SUITS))
+small_shoes = st.lists(cards, min_size=6, max_size=7).map(Counter)
+
+
+def suited_shoe(counts: Counter) -> Shoe:
+    return Shoe.parse(",".join(f"{card.rank}{card.suit}={count}" for card, count in counts.items()))
+
+
+@settings(max_examples=10)
+@given(small_shoes)
+def test_every_new_feature_equals_brute_force(counts):
+    bets = list(NEW_BETS.values())
+    expected = brute_force_expectations(bets, counts)
+    for engine in (None, PlainEngine()):
+        result = analyze(suited_shoe(counts), bets, engine=engine)
+        assert {bet.bet.name: bet.expected_value for bet in result.bets} == expected
+
+
+SPELLED_OUT = [
+    ("(player_card1_value + player_card2_value) % 10 == 9", "player_two_card_total == 9"),
+    ("player_count(card_value == 0) == 2 and player_cards == 2", "player_card1_value == 0 and player_card2_value == 0 and player_cards == 2"),
+    ("count(card_color == red) == 6", " and ".join(f"{side}_card{slot}_color == red" for side in ("player", "banker") for slot in (1, 2, 3))),
+    ("banker_count(card_rank == 9) >= 2", "(banker_card1_rank == 9 and banker_card2_rank == 9) or (banker_card1_rank == 9 and banker_card3_rank == 9)"
+                                          " or (banker_card2_rank == 9 and banker_card3_rank == 9)"),
+    ("player_card1_value * 2 - 1 == 5", "player_card1_value == 3"),
+]
+
+
+@pytest.mark.parametrize("short,long", SPELLED_OUT, ids=[short for short, _ in SPELLED_OUT])
+def test_counts_and_arithmetic_equal_their_spelled_out_forms(short, long):
+    bets = list(load_bets(f'[[bet]]\nname = "short"\npays = [{{ when = "{short}", pays = "2" }}]\n'
+                          f'[[bet]]\nname = "long"\npays = [{{ when = "{long}", pays = "2" }}]\n', "test").values())
+    shoe = Shoe.parse("As=2,5h=3,9d=2,9s=1,Kc=3,Th=2,4h=1")  # a shoe whose every coup the slots' colours can be told in
+    results = analyze(shoe, bets).bets
+    assert results[0].expected_value == results[1].expected_value
+    assert [row.probability for row in results[0].rows] == [row.probability for row in results[1].rows]
+
+
+def test_super_tie_matches_the_wizard_of_odds_table():
+    # Wizard of Odds, "Super Tie", pay table 1 (8 decks): six-card ties of 6-9 in one colour and mixed.
+    super_tie = analyze(Shoe.decks(8), [catalog()["super_tie"]]).bets[0]
+    assert [row.combinations for row in super_tie.rows[:3]] == [1_326_729_820_672, 42_861_591_369_728, 431_439_105_282_816]
+    assert round(super_tie.house_edge * 100, 2) == Fraction("5.97")
+
+
+def test_losing_half_the_stake():
+    bet = load_bets('[[bet]]\nname = "half"\npays = [{ when = "winner == tie", pays = "lose 1/2" }, { when = "true", pays = "1" }]\n', "t")["half"]
+    result = analyze(Shoe.decks(8), [bet]).bets[0]
+    tie = analyze(Shoe.decks(8), []).probability("tie")
+    assert result.expected_value == (1 - tie) - tie / 2
+    assert result.rows[0].pays.net == Fraction(-1, 2)
+
+
+def test_conditional_odds_are_ratios_of_counts():
+    bets = [catalog()["banker"], catalog()["player_pair"]]
+    conditional = analyze(Shoe.decks(2), bets, given="player_two_card_total == 5 and banker_card1_rank == K")
+    whole = analyze(Shoe.decks(2), [], engine=PlainEngine())
+    assert conditional.given is not None and conditional.total == conditional.given.combinations
+    assert conditional.given.total == whole.total
+    plain = analyze(Shoe.decks(2), bets, engine=PlainEngine(), given="player_two_card_total == 5 and banker_card1_rank == K")
+    assert conditional.outcomes == plain.outcomes and [b.expected_value for b in conditional.bets] == [b.expected_value for b in plain.bets]
+
+
+def test_by_feature_partitions_the_shoe():
+    rows = by_feature(Shoe.decks(1), [catalog()["player"]], resolve(PUNTO_BANCO), "player_two_card_total")
+    assert [value for value, _ in rows] == list(range(10))
+    assert sum(analysis.total for _, analysis in rows) == rows[0][1].given.total
+    # Wizard of Odds appendix 3 (8 decks) prints P(player | two-card total 9) = 0.905475.
+    nine = by_feature(Shoe.decks(8), [], resolve(PUNTO_BANCO), "player_two_card_total")[9][1]
+    assert round(nine.probability("player"), 6) == Fraction("0.905475")
+
+
+def test_given_and_by_on_the_command_line(run):
+    code, out, _ = run("--decks", "8", "--given", "player_two_card_total == 0", "--format", "json")
+    data = json.loads(out)
+    assert code == 0 and data["given"]["condition"] == "player_two_card_total == 0" and data["given"]["probability"] == "159/1079"
+    code, out, _ = run("--decks", "8", "--by", "winner", "--format", "json")
+    assert code == 0 and [row["value"] for row in json.loads(out)["rows"]] == ["banker", "player", "tie"]
+    code, _, err = run("--given", "winner == tie and winner == banker")
+    assert code == 2 and "never holds" in err
+
+
+def test_counting_by_hands_and_by_sets(run):
+    # Wizard of Odds, Perfect Pairs: 246,848,784 winning hand pairs in 8 decks.
+    code, out, _ = run("--decks", "8", "--bets", "perfect_pair", "--unordered", "hands", "--format", "json")
+    assert code == 0 and json.loads(out)["bets"]["perfect_pair"]["returns"][0]["combinations"] == 246_848_784
+    code, out, _ = run("--decks", "8", "--bets", "lucky_nines", "--unordered", "cards", "--format", "json")
+    assert code == 0 and json.loads(out)["bets"]["lucky_nines"]["total_combinations"] == 1_229_930_520  # C(416, 4)
+    code, _, err = run("--decks", "8", "--bets-file", "/dev/null", "--bets", "player_pair", "--unordered", "cards")
+    assert code == 2
+
+
+def test_a_bet_that_depends_on_the_order_cannot_be_counted_by_hands(tmp_path, run):
+    path = tmp_path / "bets.toml"
+    path.write_text('[[bet]]\nname = "first_king"\npays = [{ when = "player_card1_rank == K", pays = "12" }, '
+                    '{ when = "player_card2_rank == 2", pays = "1" }]\n')
+    code, _, err = run("--bets-file", str(path), "--bets", "first_king", "--unordered", "hands")
+    assert code == 2 and "cannot be counted by hands" in err
+
+
+MALFORMED = [
+    "count(card_rank == 9",
+    "count(winner == banker) > 0",
+    "player_count() > 1",
+    "(player_card1_value + ) == 3",
+    "player_card1_value % banker_card1_value == 1",
+    "player_card1_color == green",
+    "winner + 1 == 2",
+    "player_card1_rank < K",
+    "count(card_rank == 9) == banker",
+]
+
+
+@pytest.mark.parametrize("condition", MALFORMED)
+def test_malformed_expressions_are_one_line(tmp_path, run, condition):
+    path = tmp_path / "bets.toml"
+    path.write_text(f'[[bet]]\nname = "bad"\npays = [{{ when = "{condition}", pays = "2" }}]\n')
+    code, _, err = run("--bets-file", str(path), "--bets", "bad")
+    assert code == 2 and len(err.strip().splitlines()) == 1 and "bet 'bad', row 1" in err, err
