@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from importlib import resources
+from collections.abc import Iterator, Mapping, MutableMapping
 from math import lcm
 from pathlib import Path
 
@@ -176,15 +176,53 @@ def load_bets(text: str, origin: str) -> dict[str, Bet]:
     return bets
 
 
-def catalog() -> dict[str, Bet]:
-    """The shipped catalog of main bets, variants and side bets (a new dict of the same bets,
-    read once per process)."""
-    return dict(_catalog())
+class Catalog(MutableMapping[str, Bet]):
+    """Bets by name, each built from its record when first used (the shipped catalog: a command
+    that prices three bets need not parse fifty)."""
+
+    def __init__(self, records: dict[str, dict[str, object]], origin: str):
+        self.records, self.origin = dict(records), origin
+        self.bets: dict[str, Bet] = {}
+
+    def __getitem__(self, name: str) -> Bet:
+        if name not in self.bets:
+            self.bets[name] = _built(self.origin, name, self.records[name])
+        return self.bets[name]
+
+    def __setitem__(self, name: str, bet: Bet) -> None:
+        self.records[name] = {}
+        self.bets[name] = bet
+
+    def __delitem__(self, name: str) -> None:
+        del self.records[name]
+        self.bets.pop(name, None)
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self.records)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+
+_BUILT: dict[tuple[str, str], Bet] = {}
+
+
+def _built(origin: str, name: str, record: dict[str, object]) -> Bet:
+    """A catalog bet, built once per process (the same object every time, so tables keyed by it are shared)."""
+    if (origin, name) not in _BUILT:
+        _BUILT[(origin, name)] = bet_from_record(record, origin)
+    return _BUILT[(origin, name)]
+
+
+def catalog() -> Catalog:
+    """The shipped catalog of main bets, variants and side bets (a new mapping of the same bets)."""
+    return Catalog(_catalog_records(), "catalog bets.toml")
 
 
 @lru_cache(maxsize=1)
-def _catalog() -> dict[str, Bet]:
-    return load_bets(resources.files("exact_odds").joinpath("data/bets.toml").read_text(encoding="utf-8"), "catalog bets.toml")
+def _catalog_records() -> dict[str, dict[str, object]]:
+    data = tomllib.loads((Path(__file__).parent / "data" / "bets.toml").read_text(encoding="utf-8"))
+    return {record["name"]: record for record in data["bet"]}
 
 
 def bets_file(path: str) -> dict[str, Bet]:
@@ -201,7 +239,7 @@ def bets_file(path: str) -> dict[str, Bet]:
 MAIN_BETS = ("banker", "player", "tie")
 
 
-def select_bets(available: dict[str, Bet], names: str | None, suits_known: bool) -> tuple[list[Bet], list[str]]:
+def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_known: bool) -> tuple[list[Bet], list[str]]:
     """The bets named by ``--bets`` (comma-separated names or ``all``) and a list of notes.
 
     ``all`` leaves out bets on suits when the shoe does not know suits, and says so.
@@ -239,7 +277,7 @@ def main_bets(rules: DrawRules) -> dict[str, Bet]:
     return {record["name"]: bet_from_record(record, "rules") for record in records}
 
 
-def available_bets(rules: DrawRules, user_bets: dict[str, Bet] | None = None) -> dict[str, Bet]:
+def available_bets(rules: DrawRules, user_bets: dict[str, Bet] | None = None) -> MutableMapping[str, Bet]:
     """The catalog, its main bets at the rule set's pays, and a user's bets (which may not reuse a
     catalog name: a user's ``banker`` would silently change what ``banker`` means)."""
     bets = catalog()
@@ -251,7 +289,7 @@ def available_bets(rules: DrawRules, user_bets: dict[str, Bet] | None = None) ->
     return bets
 
 
-def describe_bets(bets: dict[str, Bet]) -> str:
+def describe_bets(bets: Mapping[str, Bet]) -> str:
     """The catalog in words: each bet's name, description and pay table."""
     lines = []
     for bet in bets.values():

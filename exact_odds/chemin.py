@@ -32,9 +32,9 @@ from functools import lru_cache
 from itertools import combinations, product
 from math import lcm
 
-from tabulate import tabulate
 
 from .errors import InputError
+from .grid import grid
 from .policy import Policy
 from .report import fixed
 from .rules import CHEMIN_DE_FER_A, CHEMIN_DE_FER_B2, CHEMIN_DE_FER_B3, PUNTO_BANCO, DrawRules, OptionPoint, compositions
@@ -864,10 +864,10 @@ def render(solution: Solution, fmt: str) -> str:
     if fmt not in FORMATS:
         raise InputError(f"unknown format {fmt!r} (expected {', '.join(FORMATS)})")
     markdown = fmt == "markdown"
-    grid = tabulate(rows, header, tablefmt="github" if markdown else "simple", disable_numparse=True)
+    strategy = grid(rows, header, markdown=markdown)
     summary = _summary(solution)
     parts = ([f"**{summary[0]}**", ""] + [f"- {line}" for line in summary[1:]] if markdown else summary)
-    parts += ["", f"Banker's strategy ({legend}), by two-card {'total' if solution.model == 'A' else 'hand'} and the player's third card:", "", grid]
+    parts += ["", f"Banker's strategy ({legend}), by two-card {'total' if solution.model == 'A' else 'hand'} and the player's third card:", "", strategy]
     parts += ["", *(f"- Banker {text}" if markdown else f"Banker {text}" for text in mixes)] if mixes else []
     parts += ["", *(f"- {note}" if markdown else f"Note: {note}" for note in solution.notes)]
     return "\n".join(parts) + "\n"

@@ -2,8 +2,6 @@
 
 from fractions import Fraction
 
-from tabulate import tabulate
-
 from .analysis import return_table
 from .bets import Bet
 from .cards import SUITS, Card
@@ -12,6 +10,7 @@ from .enumerator import enumerate_coups
 from .errors import InputError
 from .conditions import MissingDetail
 from .features import OUTCOMES, SLOTS, Columns, Granularity, card_columns, coup_columns
+from .grid import grid
 from .policy import Decisions
 from .report import fixed
 from .shoe import Shoe
@@ -63,7 +62,7 @@ def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions:
             net = settle(bet, columns)
             result = "push" if net == 0 else (f"wins {money(stake * net)}" if net > 0 else f"loses {money(stake)}")
             rows.append([bet.name, money(stake), result])
-        return "\n".join(lines) + "\n\n" + tabulate(rows, ["bet", "stake", "result"], tablefmt="simple", disable_numparse=True) + "\n"
+        return "\n".join(lines) + "\n\n" + grid(rows, ["bet", "stake", "result"]) + "\n"
     distribution = enumerate_coups(remaining, decisions, hand=coup.hand)
     counts = distribution.outcome_counts()
     seen = " ".join(map(str, cards)) or "none"
@@ -71,12 +70,11 @@ def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions:
     lines.append(f"cards seen: {seen}; drawing from {source}")
     weighted = f", x{distribution.scale} policy weight" if distribution.scale > 1 else ""
     rows = [[name, f"{counts[name]:,}", str(Fraction(counts[name], distribution.total)), fixed(Fraction(counts[name], distribution.total), 10)] for name in OUTCOMES]
-    table = tabulate(rows, ["outcome", f"ways (ordered {distribution.cards}-card completions{weighted})", "probability", "decimal"],
-                     tablefmt="simple", disable_numparse=True)
+    table = grid(rows, ["outcome", f"ways (ordered {distribution.cards}-card completions{weighted})", "probability", "decimal"])
     priced = [bet for bet in bets if bet.needs_coup and not bet.card_slots]
     values = [(bet.name, return_table(bet, distribution).expected_value) for bet in priced]
     expectations = [[name, str(value), fixed(value, 6)] for name, value in values]
-    expectation_table = tabulate(expectations, ["bet", "expected value now", "decimal"], tablefmt="simple", disable_numparse=True)
+    expectation_table = grid(expectations, ["bet", "expected value now", "decimal"])
     skipped = [bet.name for bet in bets if bet not in priced]
     note = f"\nNot priced mid-coup (they read card ranks or suits): {', '.join(skipped)}\n" if skipped else ""
     return "\n".join(lines) + "\n\n" + table + "\n\n" + expectation_table + "\n" + note

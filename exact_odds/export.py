@@ -18,6 +18,7 @@ from . import report
 from .analysis import Analysis, analyze
 from .bets import Bet
 from .errors import InputError
+from .grid import grid
 from .parsing import parse_count, shown
 from .policy import Decisions
 from .rules import PUNTO_BANCO
@@ -78,7 +79,7 @@ def summary_files(analyses: dict[int | str, Analysis]) -> dict[str, str]:
         for index, result in enumerate(next(iter(analyses.values())).bets)
     }
     files["summary.json"] = json.dumps({"house_edge_by_decks": exact}, indent=2) + "\n"
-    table = report.tabulate(rows, ["bet"] + labels, tablefmt="github", disable_numparse=True)
+    table = grid(rows, ["bet"] + labels, markdown=True)
     files["summary.md"] = f"# House edge of every bet by deck count\n\nExact values: summary.json.\n\n{table}\n"
     return files
 

@@ -53,8 +53,9 @@ class Entries:
         rank = np.empty(len(self.factors), dtype=np.int64)
         by_factors = np.lexsort(self.factors.T[::-1])
         rank[by_factors] = np.arange(len(self.factors))
-        order = np.argsort(rank[self.multiset], kind="stable")
-        starts = np.searchsorted(rank[self.multiset][order], np.arange(len(self.factors) + 1))
+        keys = rank[self.multiset].astype(np.uint16 if len(self.factors) <= 1 << 16 else np.int64)  # 16 bits: a radix sort
+        order = np.argsort(keys, kind="stable")
+        starts = np.searchsorted(keys[order], np.arange(len(self.factors) + 1))
         factors = np.ascontiguousarray(self.factors[by_factors], dtype=np.int64)
         return factors, starts.astype(np.int64), self.target[order].astype(np.int64), self.weight[order]
 

@@ -146,8 +146,7 @@ def removal_report(results: list[RemovalEffects], shoe: Shoe, fmt: str) -> str:
     import io
     import json
 
-    from tabulate import tabulate
-
+    from .grid import grid
     from .report import percent
 
     if fmt == "json":
@@ -161,14 +160,13 @@ def removal_report(results: list[RemovalEffects], shoe: Shoe, fmt: str) -> str:
             for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2):
                 writer.writerow([result.bet.name, rank, "" if effect is None else effect, "" if effect is None else percent(effect, 6), tag1, tag2])
         return buffer.getvalue()
-    style = "github" if fmt == "markdown" else "simple"
     parts = [f"Effects of removing one card, {shoe} (change in expected value per unit bet)", ""]
     for result in results:
         level1, level2 = balanced_tags(result.effects, 1), balanced_tags(result.effects, 2)
         rows = [[rank, "n/a" if effect is None else str(effect), "none held" if effect is None else percent(effect, 5), tag1, tag2]
                 for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2)]
         parts.append(f"{result.bet.name}: expected value {percent(result.expected_value, 4)}")
-        parts.append(tabulate(rows, ["rank", "effect (exact)", "effect", "level 1", "level 2"], tablefmt=style, disable_numparse=True))
+        parts.append(grid(rows, ["rank", "effect (exact)", "effect", "level 1", "level 2"], markdown=fmt == "markdown"))
         deck = "n/a" if result.deck_removed is None else percent(result.deck_removed, 6)
         parts.append(
             f"sum of count x effect: {result.weighted_sum} (exact); one deck removed: linear prediction "

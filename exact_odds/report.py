@@ -1,4 +1,4 @@
-"""Rendering of analyses: table (tabulate), markdown, csv and json. Exact cells are strings.
+"""Rendering of analyses: text table, markdown, csv and json. Exact cells are strings.
 
 >>> fixed(Fraction(2, 3), 4)
 '0.6667'
@@ -12,10 +12,9 @@ import json
 import math
 from fractions import Fraction
 
-from tabulate import tabulate
-
 from .analysis import Analysis, BetAnalysis
 from .features import OUTCOMES
+from .grid import grid
 from .rules import PUNTO_BANCO
 
 
@@ -104,8 +103,6 @@ def rules_line(analysis: Analysis) -> str | None:
 
 
 def render_text(analysis: Analysis, notes: list[str], returns: bool, markdown: bool = False) -> str:
-    style = "github" if markdown else "simple"
-    options = {"tablefmt": style, "disable_numparse": True}
     heading = (lambda text: f"## {text}") if markdown else (lambda text: text)
     if analysis.given is None:
         parts = [heading(f"Shoe: {analysis.shoe}, {analysis.total // analysis.scale:,} ordered 6-card sequences")]
@@ -114,13 +111,13 @@ def render_text(analysis: Analysis, notes: list[str], returns: bool, markdown: b
         parts = [heading(f"Shoe: {analysis.shoe}, given {given.text}: {given.combinations // analysis.scale:,} of "
                          f"{given.total // analysis.scale:,} ordered 6-card sequences (probability {given.probability}, {fixed(given.probability, 10)})")]
     parts += [line for line in [rules_line(analysis)] if line] + [""]
-    parts += [tabulate(_outcome_rows(analysis), OUTCOME_HEADERS, colalign=("left", "right", "right", "right"), **options), ""]
+    parts += [grid(_outcome_rows(analysis), OUTCOME_HEADERS, ("left", "right", "right", "right"), markdown), ""]
     if analysis.bets:
-        parts += [tabulate(_bet_rows(analysis), BET_HEADERS, colalign=("left", "left", "right", "right", "right", "right", "right"), **options), ""]
+        parts += [grid(_bet_rows(analysis), BET_HEADERS, ("left", "left", "right", "right", "right", "right", "right"), markdown), ""]
     if returns:
         for result in analysis.bets:
             parts += [heading(f"{result.bet.name}: {result.bet.description}"), f"Settles on {settles_on(result)}.", ""]
-            parts += [tabulate(_return_rows(result), RETURN_HEADERS, colalign=("left", "left", "right", "right", "right"), **options), ""]
+            parts += [grid(_return_rows(result), RETURN_HEADERS, ("left", "left", "right", "right", "right"), markdown), ""]
     fewer = [result for result in analysis.bets if not result.bet.needs_coup]
     notes = notes + [f"{result.bet.name} settles on {settles_on(result)}" for result in fewer]
     parts += [f"Note: {note}" for note in notes]
@@ -234,7 +231,7 @@ def render_by(feature: str, rows: list[tuple[int, Analysis]], fmt: str) -> str:
         buffer = io.StringIO()
         csv.writer(buffer, lineterminator="\n").writerows([headers] + table)
         return buffer.getvalue()
-    return tabulate(table, headers, tablefmt="github" if fmt == "markdown" else "simple", disable_numparse=True) + "\n"
+    return grid(table, headers, markdown=fmt == "markdown") + "\n"
 
 
 def better_for_player(analyses: list[Analysis]) -> Analysis:

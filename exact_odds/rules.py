@@ -342,7 +342,7 @@ def rules_named(spec: str) -> DrawRules:
 
 def rules_text(rules: DrawRules) -> str:
     """The rule set in words, with the banker's tableau as a grid."""
-    from tabulate import tabulate
+    from .grid import grid
 
     def by_total(side: str, third: int | None) -> str:
         words = {DRAW: "draw", STAND: "stand", CHOICE: "choice"}
@@ -354,8 +354,8 @@ def rules_text(rules: DrawRules) -> str:
         f"Player, by two-card total: {by_total('player', None)}.",
         f"Banker, when the player stood: {by_total('banker', STOOD)}.",
         "Banker, when the player drew: banker's two-card total (rows) against the player's third-card value (columns):",
-        tabulate([[str(total)] + list(row) for total, row in enumerate(rules.banker_tableau) if total not in rules.naturals],
-                 ["banker"] + [str(value) for value in range(10)], tablefmt="simple", disable_numparse=True),
+        grid([[str(total)] + list(row) for total, row in enumerate(rules.banker_tableau) if total not in rules.naturals],
+             ["banker"] + [str(value) for value in range(10)]),
         "D draws, S stands, C is a choice (fixed by --policy).",
         f"At a choice the player sees his {'two cards' if rules.player_sees == 'cards' else 'total'}, "
         f"the banker his {'two cards' if rules.banker_sees == 'cards' else 'total'} (and the player's third card).",

@@ -414,7 +414,7 @@ def per_shoe_record(gains: np.ndarray, shoes: int, bets_made: float) -> dict[str
 
 def summary_text(record: dict) -> str:
     """The report as tables."""
-    from tabulate import tabulate
+    from .grid import grid
 
     settings = record["settings"]
     lines = [
@@ -427,7 +427,7 @@ def summary_text(record: dict) -> str:
     if not record["coups"]:
         return "\n".join(lines) + "\n"
     rows = [[name, f"{entry['observed']:.6f}", f"{entry['exact_mean']:.6f}", f"{entry['standard_error']:.6f}", f"{entry['z']:+.2f}"] for name, entry in record["outcomes"].items()]
-    lines += [tabulate(rows, ["outcome", "observed", "exact (mean over coups)", "std error", "z"], tablefmt="simple", disable_numparse=True), ""]
+    lines += [grid(rows, ["outcome", "observed", "exact (mean over coups)", "std error", "z"]), ""]
     rows = []
     for name, entry in record["bets"].items():
         quantiles = entry["quantiles"]
@@ -436,7 +436,7 @@ def summary_text(record: dict) -> str:
                     + ([f"{entry['count_correlation']:.3f}"] if "count_correlation" in entry else []))
     headers = ["bet", "mean EV", "EV 1%", "EV median", "EV 99%", "coups EV > 0", "gain /100 coups (EV > 0)"]
     headers += ["count corr."] if settings["count_tags"] else []
-    lines += [tabulate(rows, headers, tablefmt="simple", disable_numparse=True), ""]
+    lines += [grid(rows, headers), ""]
     if settings["count_tags"]:
         for name, entry in record["bets"].items():
             best = max(entry["by_true_count"].items(), key=lambda item: item[1]["gain_per_100_coups"])

@@ -214,6 +214,21 @@ def _factor_indices(multisets: Array, partition: Partition, refined: int, depth:
     return indices
 
 
+def table_arrays(table: Table) -> dict[str, Array]:
+    """The arrays that make a plain table (no refined cards), for keeping on disk."""
+    columns = table.columns
+    keys = np.stack([columns[name] for name in ("player_two_card_total", "banker_two_card_total", "player_third_card", "banker_third_card")])
+    return {"multisets": table.multisets, "entry_multiset": table.entry_multiset, "entry_row": table.entry_row,
+            "entry_weight": table.entry_weight, "keys": keys.astype(np.int64)}
+
+
+def table_from_arrays(columns: Columns, scale: int, arrays: dict[str, Array]) -> Table:
+    """A plain table from :func:`table_arrays` (its factor indices recomputed from the multisets)."""
+    multisets = arrays["multisets"]
+    return Table(Partition.of(Granularity.VALUE), 0, MAX_CARDS, scale, columns, multisets, _factor_indices(multisets, Partition.of(Granularity.VALUE), 0, MAX_CARDS),
+                 arrays["entry_multiset"], arrays["entry_row"], arrays["entry_weight"])
+
+
 def _collect(partition: Partition, refined: int, depth: int, scale: int, columns: Columns, row_index: Array, multiset_keys: Array,
              weights: Array) -> Table:
     """A table from its sequences: each sequence's row, packed multiset key and weight."""
@@ -396,13 +411,27 @@ def _counted_table(decisions: Decisions, counted: Tracked, values: Array, weight
     return _collect(partition, partition.classes, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(held), weight)
 
 
-@lru_cache(maxsize=16)
 def coup_table(decisions: Decisions, tracked: Tracked = (), support: Support = None) -> Table:
     """Every coup of the rules, by coup class (two-card totals and third cards) and the tracked
     slots' classes, and by multiset of cards used (refined for tracked slots); with a support, only
     the coups it can deal. A count of the cards (:data:`~exact_odds.features.COUNTED`) alone is
     tabulated hand by hand; with other slots, every slot is tracked at its granularity and the counts
-    follow from them."""
+    follow from them. Built once per process (the plain table of point values is also kept on disk,
+    see :mod:`exact_odds.cache`)."""
+    if not tracked and support is None:
+        return _plain_table(decisions)
+    return _coup_table(decisions, tracked, support)
+
+
+@lru_cache(maxsize=8)
+def _plain_table(decisions: Decisions) -> Table:
+    from .cache import cached_table
+
+    return cached_table(decisions, lambda: _coup_table(decisions, (), None))
+
+
+@lru_cache(maxsize=16)
+def _coup_table(decisions: Decisions, tracked: Tracked, support: Support) -> Table:
     counted = tuple((key, level) for key, level in tracked if key.startswith(COUNTED))
     values, weights = coup_sequences(decisions)
     if support is not None:

@@ -11,7 +11,6 @@ import re
 import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
-from importlib import resources
 from pathlib import Path
 
 from .analysis import UNORDERED, BetAnalysis, analyze, unordered_divisor
@@ -180,7 +179,7 @@ def load_figures(text: str, origin: str) -> list[Figure]:
 def published_figures(path: str | None = None) -> list[Figure]:
     """The shipped figures (exact_odds/data/published.toml), or those of ``path``."""
     if path is None:
-        return load_figures(resources.files("exact_odds").joinpath("data/published.toml").read_text(encoding="utf-8"), "published.toml")
+        return load_figures((Path(__file__).parent / "data" / "published.toml").read_text(encoding="utf-8"), "published.toml")
     try:
         text = Path(path).read_text(encoding="utf-8")
     except OSError as error:
@@ -302,8 +301,7 @@ def verify_report(checks: list[Check], fmt: str) -> str:
     """The checks as a table (figure, source, published, computed exact and decimal, verdict) or JSON."""
     import json
 
-    from tabulate import tabulate
-
+    from .grid import grid
     from .report import fixed
 
     def decimal(check: Check) -> str:
@@ -343,4 +341,4 @@ def verify_report(checks: list[Check], fmt: str) -> str:
         for check in checks
     ]
     headers = ["figure", "source", "published", "computed (exact)", "computed", "verdict"]
-    return tabulate(rows, headers, tablefmt="simple", disable_numparse=True) + f"\n\n{summary}\n"
+    return grid(rows, headers) + f"\n\n{summary}\n"

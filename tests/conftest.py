@@ -10,6 +10,20 @@ settings.register_profile("default", max_examples=30, deadline=None, print_blob=
 settings.load_profile("ci" if os.environ.get("CI") else "default")
 
 
+@pytest.fixture(scope="session", autouse=True)
+def table_cache(tmp_path_factory):
+    """Tables kept on disk go to a folder of this run (inherited by the commands tests start),
+    never to the user's cache."""
+    folder = tmp_path_factory.mktemp("table-cache")
+    previous = os.environ.get("EXACT_ODDS_CACHE")
+    os.environ["EXACT_ODDS_CACHE"] = str(folder)
+    yield folder
+    if previous is None:
+        del os.environ["EXACT_ODDS_CACHE"]
+    else:
+        os.environ["EXACT_ODDS_CACHE"] = previous
+
+
 @pytest.fixture
 def run(capsys):
     """Run the command in-process: (exit status, stdout, stderr)."""
