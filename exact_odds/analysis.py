@@ -108,7 +108,10 @@ class Analysis:
 class Engine(Protocol):
     """Where distributions come from: the plain enumerator, or the compiled evaluator."""
 
-    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution: ...
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None) -> Distribution:
+        """The coups of ``shoe`` by row; given ``bets`` (even none), the rows may be merged where
+        those bets and the winner agree (every other feature is then only that of one row of each)."""
+        ...
 
     def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution: ...
 
@@ -116,7 +119,7 @@ class Engine(Protocol):
 class PlainEngine:
     """Distributions from the plain recursive enumerator (the oracle every fast path is checked against)."""
 
-    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution:
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None) -> Distribution:
         return enumerate_coups(shoe, decisions, tracked)
 
     def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution:
@@ -135,9 +138,7 @@ ENGINES = {"fast": default_engine, "enumerate": PlainEngine}
 
 def line_counts(bet: Bet, distribution: Distribution) -> list[int]:
     """The sequences each pay-table line of ``bet`` settles (then the rest, which loses)."""
-    counts = np.zeros(len(bet.rows) + 1, dtype=distribution.counts.dtype)
-    np.add.at(counts, settlement(bet, distribution.columns, distribution.settlements), distribution.counts)
-    return [int(count) for count in counts]
+    return distribution.sums_by(settlement(bet, distribution.columns, distribution.settlements), len(bet.rows) + 1)
 
 
 def return_table(bet: Bet, distribution: Distribution) -> "BetAnalysis":
@@ -172,7 +173,7 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BA
             coup_groups.setdefault(coup_group(bet), []).append(bet)
         else:
             card_members.setdefault(tracked_key(bet.card_slots), []).append(bet)
-    coups = {group: engine.coups(shoe, decisions, merge_levels(*(bet.card_slots for bet in members))) for group, members in coup_groups.items()}
+    coups = {group: engine.coups(shoe, decisions, merge_levels(*(bet.card_slots for bet in members)), tuple(members)) for group, members in coup_groups.items()}
     card_tables = {key: engine.cards(shoe, dict(key), tuple(members)) for key, members in card_members.items()}
     results = tuple(return_table(bet, coups[coup_group(bet)]) if bet.needs_coup else unordered_table(bet, card_tables[tracked_key(bet.card_slots)], unordered)
                     if unordered else return_table(bet, card_tables[tracked_key(bet.card_slots)]) for bet in bets)

@@ -1,8 +1,8 @@
 """Many shoes at once: exact expectations of many bets on many shoes (counting studies).
 
-The bets that read the coup are reduced to *events*: the distinct combinations of the pay-table line
-each bet settles on, over the rows of the compiled coup table (the 42 coup bets of the catalog need
-84). The kernel (:mod:`exact_odds.kernel`) counts each event for each shoe; every bet's expectation
+The bets that read the coup are reduced to *events* (:mod:`exact_odds.events`): the distinct
+combinations of the pay-table line each bet settles on, over the rows of the compiled coup table
+(the 42 coup bets of the catalog need 84). The kernel (:mod:`exact_odds.kernel`) counts each event for each shoe; every bet's expectation
 follows exactly, in integers, from the event counts and its pays. Bets on the first cards alone
 (the pair bets) are counted the same way over their own table of card draws.
 
@@ -14,65 +14,25 @@ Fraction(-43, 415)
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cached_property
 from typing import Any
 
 import numpy as np
 
 from .analysis import coup_group
-from .bets import Bet, settlement
+from .bets import Bet
 from .cards import POINT_VALUES
 from .distribution import INT64_SAFE, falling
 from .errors import InputError
-from .features import Array, Granularity, Levels, label_map, merge_levels
-from .kernel import Entries, weigh
+from .features import Array, Granularity, label_map, merge_levels
+from .events import cached_basis
+from .kernel import weigh
 from .policy import Decisions, Policy, decisions_of
 from .rules import PUNTO_BANCO, DrawRules
 from .patterns import pattern_form
-from .tables import Table, card_table, coup_table, tracked_key
+from .tables import card_table, coup_table, tracked_key
 
 CHUNK = 4096
 """Shoes weighed in one call of the kernel."""
-
-
-@dataclass(frozen=True, eq=False)
-class EventBasis:
-    """The events that a set of bets on one table separates: each event's pay-table line for every
-    bet, and the table's entries regrouped by event."""
-
-    table: Table
-    lines: Array  # (events, bets)
-    entries: Entries
-
-    @cached_property
-    def pays(self) -> list[list[int]]:
-        """Per event, each bet's scaled net pay (see :attr:`exact_odds.bets.Bet.scaled_pays`)."""
-        return self.lines.tolist()
-
-
-def event_basis(table: Table, bets: tuple[Bet, ...]) -> EventBasis:
-    """Group the table's rows by the line every bet settles them on."""
-    lines = np.stack([settlement(bet, table.columns, table.settlements) for bet in bets], axis=1)
-    events, row_event = np.unique(lines, axis=0, return_inverse=True)
-    row_event = row_event.ravel()
-    target = row_event[table.entry_row]
-    keys, index = np.unique(target * len(table.multisets) + table.entry_multiset, return_inverse=True)
-    weight = np.zeros(len(keys), dtype=table.entry_weight.dtype)
-    np.add.at(weight, index, table.entry_weight)
-    event, multiset = np.divmod(keys, len(table.multisets))
-    return EventBasis(table, events, Entries(table.factors, multiset, event, weight, len(events)))
-
-
-_BASES: dict[tuple[int, tuple[int, ...]], EventBasis] = {}
-
-
-def cached_basis(table: Table, bets: tuple[Bet, ...]) -> EventBasis:
-    """:func:`event_basis`, kept for the same table and bets (the bets are kept alive with it)."""
-    key = (id(table), tuple(id(bet) for bet in bets))
-    if key not in _BASES:
-        _BASES[key] = event_basis(table, bets)
-        _BASES[key].__dict__["bets"] = bets
-    return _BASES[key]
 
 
 @dataclass(frozen=True)
@@ -167,7 +127,7 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
         group = tuple(bets[index] for index in members)
         form = forms.get(key)
         if form is not None:
-            pays = _pays(group, np.stack([bet.settle(form.columns()) for bet in group], axis=1))
+            pays = _pays(group, np.stack([bet.settle(form.columns) for bet in group], axis=1))
             counts = form.counts(class_counts(shoes, form.fine))
             numerators[:, members] = (counts.astype(object) @ pays.astype(object)) if wide or counts.dtype == object else counts @ pays
             for position, index in enumerate(members):

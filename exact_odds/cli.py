@@ -488,7 +488,6 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
     with the exact expectation of every bet at every coup; report the distribution of exact EV, the
     gain of betting only when EV > 0, and a count's gains by true count."""
     import json
-    import os
     from pathlib import Path
 
     from .simulate import Settings, parse_penetration, parse_tags, run, summary, summary_text

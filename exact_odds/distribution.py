@@ -14,6 +14,8 @@ from .features import OUTCOMES, Array
 
 INT64_SAFE = 2**62
 """Counts stay in numpy int64 while the total is below this; beyond, they are Python integers."""
+FLOAT_EXACT = 2**53
+"""Sums of counts below this are exact in float64."""
 
 def falling(n: int, k: int) -> int:
     """n (n-1) ... (n-k+1): ordered ways to draw k cards from n.
@@ -68,7 +70,15 @@ class Distribution:
         """Exact number of sequences in the rows selected by a boolean ``mask``."""
         return int(self.counts[mask].sum()) if mask.any() else 0
 
+    def sums_by(self, labels: Array, length: int) -> list[int]:
+        """Exact sums of the counts by label 0 .. length - 1, one per row. (In float64 while the
+        total, and so every partial sum, is below 2^53: exact, and one pass.)"""
+        if self.counts.dtype != object and self.total < FLOAT_EXACT:
+            return [int(count) for count in np.bincount(labels, self.counts, minlength=length)]
+        sums = np.zeros(length, dtype=self.counts.dtype)
+        np.add.at(sums, labels, self.counts)
+        return [int(count) for count in sums]
+
     def outcome_counts(self) -> dict[str, int]:
         """Combinations won by banker, player, and tied."""
-        winner = self.columns["winner"]
-        return {name: self.count_where(winner == index) for index, name in enumerate(OUTCOMES)}
+        return dict(zip(OUTCOMES, self.sums_by(self.columns["winner"], len(OUTCOMES))))

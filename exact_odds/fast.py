@@ -18,14 +18,21 @@ from .policy import Decisions
 from .shoe import Shoe
 from .patterns import pattern_form
 from .tables import card_table, coup_table, shoe_support, tracked_key
+from .events import cached_basis
 
 
 class FastEngine:
     """Coup distributions (with any tracked card slots) and first-card distributions from compiled tables."""
 
-    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels) -> Distribution:
-        """The coups of the shoe; a table that tracks cards is built for the cards the shoe holds."""
-        return coup_table(decisions, tracked_key(tracked), shoe_support(shoe) if tracked else None).distribution(shoe)
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None) -> Distribution:
+        """The coups of the shoe; a table that tracks cards is built for the cards the shoe holds.
+        Given the bets to settle, the rows are the events they (and the winner) tell apart
+        (:mod:`exact_odds.events`): far fewer to weigh and to settle."""
+        table = coup_table(decisions, tracked_key(tracked), shoe_support(shoe) if tracked else None)
+        if bets is None:
+            return table.distribution(shoe)
+        basis = cached_basis(table, bets, winner=True)
+        return table.distribution(shoe, basis.entries, basis.columns, basis.settlements)
 
     def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution:
         """The first cards' distribution: in closed form by pattern when every bet allows it

@@ -17,6 +17,7 @@ from typing import Any
 
 import numpy as np
 
+from .distribution import FLOAT_EXACT
 from .features import Array
 
 try:
@@ -26,7 +27,6 @@ except ImportError:  # no compiler at install time: the numpy path
 
 NUMPY_CELLS = 1 << 22
 """The numpy path weighs as many shoes at once as keep its temporaries near this many cells."""
-FLOAT_BOUND = 2**53
 INT64_BOUND = 2**63
 INT128_BOUND = 2**127
 
@@ -60,6 +60,18 @@ class Entries:
         return factors, starts.astype(np.int64), self.target[order].astype(np.int64), self.weight[order]
 
     @cached_property
+    def factor_width(self) -> int:
+        """The factor vector's width the entries need; checked here, once, with the targets (the
+        compiled kernel trusts its indices)."""
+        if len(self.multiset) and (self.multiset.min() < 0 or self.multiset.max() >= len(self.factors)):
+            raise ValueError("an entry's multiset is out of range")
+        if len(self.target) and (self.target.min() < 0 or self.target.max() >= self.targets):
+            raise ValueError("an entry's target is out of range")
+        if self.factors.size and self.factors.min() < 0:
+            raise ValueError("a factor index is negative")
+        return int(self.factors.max()) + 1 if self.factors.size else 0
+
+    @cached_property
     def by_target(self) -> tuple[Array, Array, Array]:
         """Entries in target order with the first entry of each target: for the numpy path."""
         order = np.argsort(self.target, kind="stable")
@@ -91,11 +103,13 @@ def weigh(entries: Entries, vectors: Array, bound: int) -> Array:
 
 def _compiled(entries: Entries, vectors: Array, bound: int) -> Array:
     assert _kernel is not None
+    if vectors.shape[1] < entries.factor_width:
+        raise ValueError(f"factor vectors of width {vectors.shape[1]} for entries that index {entries.factor_width}")
     factors, starts, targets, weights = entries.by_multiset
     vectors = np.ascontiguousarray(vectors, dtype=np.int64)
     weights = np.ascontiguousarray(weights, dtype=np.int64)
     shape = (len(vectors), entries.targets)
-    if bound < FLOAT_BOUND:
+    if bound < FLOAT_EXACT:
         sums = np.zeros(shape, dtype=np.float64)
         _kernel.weigh(factors, starts, targets, weights, vectors, sums, 0)
         exact: Array = sums.astype(np.int64)

@@ -20,6 +20,7 @@ shoe needs 15 patterns and sums over 52 counts, not 52^4 draws.
 from dataclasses import dataclass
 from functools import cached_property, lru_cache
 from math import factorial, prod
+from typing import Any
 
 import numpy as np
 
@@ -72,37 +73,60 @@ class PatternForm:
         return [pattern.count(block) for block in range(max(pattern) + 1)]
 
     @cached_property
-    def terms(self) -> list[list[tuple[int, list[tuple[int, ...]]]]]:
-        """Per pattern, the inclusion-exclusion terms: (mu, the block sizes of each group)."""
-        terms = []
-        for pattern in self.patterns:
+    def plan(self) -> tuple[Array, Array, Array, int]:
+        """The inclusion-exclusion sums as arrays: the distinct groups of block sizes (keys), as the
+        number of blocks of each size 1..slots in each (keys x slots); each term's power of each key
+        (terms x keys); each term's mu in its pattern's column (terms x patterns); and the largest
+        sum of |mu| over a pattern's terms (for the bound)."""
+        slots = len(self.tracked)
+        keys: dict[tuple[int, ...], int] = {}
+        powers: list[dict[int, int]] = []
+        mixing: list[tuple[int, int]] = []
+        spread = 0
+        for column, pattern in enumerate(self.patterns):
             sizes = self.sizes(pattern)
-            terms.append([(prod((-1) ** (len(group) - 1) * factorial(len(group) - 1) for group in partition),
-                           [tuple(sorted(sizes[block] for block in group)) for group in partition])
-                          for partition in _set_partitions(list(range(len(sizes))))])
-        return terms
+            total = 0
+            for partition in _set_partitions(list(range(len(sizes)))):
+                mu = prod((-1) ** (len(group) - 1) * factorial(len(group) - 1) for group in partition)
+                term: dict[int, int] = {}
+                for group in partition:
+                    key = keys.setdefault(tuple(sorted(sizes[block] for block in group)), len(keys))
+                    term[key] = term.get(key, 0) + 1
+                powers.append(term)
+                mixing.append((column, mu))
+                total += abs(mu)
+            spread = max(spread, total)
+        key_sizes = np.zeros((len(keys), slots), dtype=np.int64)
+        for key, index in keys.items():
+            for size in key:
+                key_sizes[index, size - 1] += 1
+        power_matrix = np.zeros((len(powers), len(keys)), dtype=np.int64)
+        mixing_matrix = np.zeros((len(powers), len(self.patterns)), dtype=np.int64)
+        for index, (term, (column, mu)) in enumerate(zip(powers, mixing)):
+            for key, power in term.items():
+                power_matrix[index, key] = power
+            mixing_matrix[index, column] = mu
+        return key_sizes, power_matrix, mixing_matrix, spread
 
     def counts(self, classes: Array, with_replacement: bool = False) -> Array:
         """(shoes x patterns) ordered draws of each pattern, exactly; ``classes`` holds each shoe's
-        counts at ``fine`` (int64 where every sum fits, else Python integers)."""
+        counts at ``fine``. Each sum over the classes of a group's falling factorials is at most
+        N^t (t the cards it covers, N the shoe's size), so every term is at most N^slots and every
+        partial sum at most that times the sum of |mu|: int64 below that bound, else Python integers."""
         counts = np.asarray(classes)
+        key_sizes, powers, mixing, spread = self.plan
         slots = len(self.tracked)
-        small = counts.size == 0 or int(counts.max()) ** slots * counts.shape[1] * 2**slots < INT64_SAFE
-        counts = counts.astype(np.int64 if small else object)
-        falling = {size: _falling(counts, size, with_replacement) for size in range(1, slots + 1)}
-        sums: dict[tuple[int, ...], Array] = {}
-
-        def power_sum(sizes: tuple[int, ...]) -> Array:
-            if sizes not in sums:
-                sums[sizes] = np.prod([falling[size] for size in sizes], axis=0).sum(axis=1)
-            return sums[sizes]
-
-        result = np.zeros((len(counts), len(self.patterns)), dtype=counts.dtype)
-        for column, terms in enumerate(self.terms):
-            for mu, groups in terms:
-                result[:, column] += mu * np.prod([power_sum(group) for group in groups], axis=0)
+        size = int(counts.sum(axis=1).max()) if counts.size else 0
+        kind: Any = np.int64 if size**slots * spread < INT64_SAFE else object
+        counts = counts.astype(kind)
+        steps = np.zeros(slots, dtype=np.int64) if with_replacement else np.arange(slots)
+        falling = np.cumprod(np.maximum(counts[:, :, None] - steps, 0), axis=2)  # (shoes, classes, length 1..slots)
+        sums = np.prod(falling[:, :, None, :] ** key_sizes.astype(kind), axis=3).sum(axis=1)  # (shoes, keys)
+        terms = np.prod(sums[:, None, :] ** powers.astype(kind), axis=2)  # (shoes, terms)
+        result: Array = terms @ mixing.astype(kind)
         return result
 
+    @cached_property
     def columns(self) -> Columns:
         """The features of one representative draw per pattern (distinct classes 0, 1, ...)."""
         columns = Columns(levels=dict(self.tracked))
@@ -113,14 +137,13 @@ class PatternForm:
 
     def distribution(self, shoe: Shoe, counts: list[int]) -> Distribution:
         total = draws(sum(counts), len(self.tracked), shoe.with_replacement)
-        return Distribution(self.columns(), self.counts(np.asarray([counts]), shoe.with_replacement)[0], total, len(self.tracked))
+        return Distribution(self.columns, self.counts(np.asarray([counts]), shoe.with_replacement)[0], total, len(self.tracked),
+                            settlements=self.settlements)
 
-
-def _falling(counts: Array, length: int, with_replacement: bool) -> Array:
-    result = np.ones(counts.shape, dtype=counts.dtype)
-    for step in range(length):
-        result = result * (counts if with_replacement else np.maximum(counts - step, 0))
-    return result
+    @cached_property
+    def settlements(self) -> dict[int, tuple[object, Array]]:
+        """Each bet's settlement of :attr:`columns`, kept (see :attr:`Distribution.settlements`)."""
+        return {}
 
 
 UNIVERSE = tuple(RANKS.index(rank) * 4 + suit for rank in "A23TJQK" for suit in range(4))

@@ -49,9 +49,7 @@ from .features import (
     class_values,
     counted_truth,
     coup_columns,
-    label_map,
     relabel,
-    representatives,
     split_counted,
 )
 from .policy import Decisions
@@ -113,21 +111,24 @@ class Table:
         """Per shoe (rows of ``counts``: the shoes' counts of the refined classes, or of the ten values
         when nothing is refined), every linear factor a multiset's weight may use, laid out as
         :func:`_factor_indices` indexes them: c_j - i for refined classes, c_v - t - i for values,
-        N - n - i for unused cards (no subtraction with replacement). int64 (each is at most N)."""
+        N - n - i for unused cards (no subtraction with replacement), then 1. int64 (each is at most N)."""
         counts = np.asarray(counts, dtype=np.int64)
         values = counts @ membership(self.partition) if self.refined else counts
-        steps = np.zeros(MAX_CARDS, dtype=np.int64) if with_replacement else np.arange(MAX_CARDS)
-        taken = np.zeros(FACTORS, dtype=np.int64) if with_replacement else np.arange(FACTORS)
-        sizes = values.sum(axis=1)
-        blocks = [
-            (counts[:, :, None] - steps).reshape(len(counts), -1) if self.refined else np.zeros((len(counts), 0), dtype=np.int64),
-            (values[:, :, None, None] - taken[:, None] - steps).reshape(len(counts), -1),
-            (sizes[:, None, None] - taken[:, None] - steps).reshape(len(counts), -1),
-            np.ones((len(counts), 1), dtype=np.int64),
-        ]
-        vector: Array = np.concatenate(blocks, axis=1)
+        ones = np.ones((len(counts), 1), dtype=np.int64)
+        known = np.concatenate([counts if self.refined else counts[:, :0], values, values.sum(axis=1, keepdims=True), ones], axis=1)
+        source, offset = self._factor_layout
+        vector: Array = known[:, source] - (0 if with_replacement else offset)
         return vector
 
+    @cached_property
+    def _factor_layout(self) -> tuple[Array, Array]:
+        """Each factor as known[source] - offset, ``known`` being a shoe's refined class counts, its
+        ten value counts, its size and 1 (the offset is dropped with replacement)."""
+        refined, steps, taken = self.refined, np.arange(MAX_CARDS), np.arange(FACTORS)
+        source = np.concatenate([np.repeat(np.arange(refined), MAX_CARDS), np.repeat(refined + np.arange(10), FACTORS * MAX_CARDS),
+                                 np.full(FACTORS * MAX_CARDS, refined + 10), [refined + 11]])
+        offset = np.concatenate([np.tile(steps, refined), np.tile((taken[:, None] + steps).ravel(), 10), (taken[:, None] + steps).ravel(), [0]])
+        return source, offset
 
     @cached_property
     def row_entries(self) -> Entries:
@@ -138,14 +139,20 @@ class Table:
         """A bound on every product of factors and every count of a shoe of ``size`` cards."""
         return max(size, 1) ** self.depth * self.scale
 
-    def distribution(self, shoe: Shoe) -> Distribution:
-        """The counts of every row for ``shoe``, exactly. (The total is that of the counts at the
-        table's granularity: the infinite deck holds one card of each rank, or of each card.)"""
+    def distribution(self, shoe: Shoe, entries: Entries | None = None, columns: Columns | None = None,
+                     settlements: dict[int, tuple[object, Array]] | None = None) -> Distribution:
+        """The counts of every row for ``shoe``, exactly; or of coarser rows: the targets of
+        ``entries``, described by ``columns`` (see :mod:`exact_odds.events`). (The total is that of
+        the counts at the table's granularity: the infinite deck holds one card of each rank, or of
+        each card.)"""
         classes = self.shoe_counts(shoe)
         size = sum(classes)
-        counts = weigh(self.row_entries, self.factor_vectors(np.asarray([classes]), shoe.with_replacement), self.bound(size))[0]
+        counts = weigh(entries or self.row_entries, self.factor_vectors(np.asarray([classes]), shoe.with_replacement), self.bound(size))[0]
         total = draws(size, self.depth, shoe.with_replacement) * self.scale
-        return Distribution(self.columns, counts, total, self.depth, self.scale, self.settlements)
+        if entries is None:
+            return Distribution(self.columns, counts, total, self.depth, self.scale, self.settlements)
+        assert columns is not None
+        return Distribution(columns, counts, total, self.depth, self.scale, settlements)
 
 
 def _falling(start: Array, length: Array, with_replacement: bool) -> Array:

@@ -1,5 +1,6 @@
 """The compiled evaluator and the batch path against the plain enumerator, exactly."""
 
+from fractions import Fraction
 from itertools import product
 
 import numpy as np
@@ -87,3 +88,20 @@ def test_batch_on_shoes_beyond_int64():
     batch = batch_expectations(shoes, [CATALOG["banker"], CATALOG["either_pair"]])
     one = analyze(Shoe((399,) * 13, None, "shoe"), [CATALOG["banker"], CATALOG["either_pair"]])
     assert [batch.expected_value(1, result.bet.name) for result in one.bets] == [result.expected_value for result in one.bets]
+
+
+
+def test_first_card_bets_on_a_huge_shoe_are_exact():
+    """Ordered 4-card draws of 4,096 decks pass 2^62: the closed form must leave int64 (it once
+    overflowed silently there). Perfect pairs counted by hand: a suited pair in the player's two
+    cards, or in the banker's, or in both."""
+    shoe = Shoe.decks(4096)
+    size, copies = shoe.size, 4096
+    draws = size * (size - 1) * (size - 2) * (size - 3)
+    assert draws > 2**62
+    one_hand = 52 * copies * (copies - 1) * (size - 2) * (size - 3)
+    both = 52 * 51 * (copies * (copies - 1)) ** 2 + 52 * copies * (copies - 1) * (copies - 2) * (copies - 3)
+    wins = 2 * one_hand - both
+    result = analyze(shoe, [CATALOG["perfect_pair"]]).bets[0]
+    assert result.total == draws
+    assert result.expected_value == Fraction(25 * wins - (draws - wins), draws)

@@ -18,7 +18,8 @@ from exact_odds.batch import batch_expectations
 from exact_odds.bets import catalog
 from exact_odds.cli import main
 from exact_odds.fast import FastEngine
-from exact_odds.kernel import FLOAT_BOUND, INT64_BOUND, INT128_BOUND, Entries, weigh
+from exact_odds.distribution import FLOAT_EXACT
+from exact_odds.kernel import INT64_BOUND, INT128_BOUND, Entries, weigh
 from exact_odds.shoe import Shoe
 
 CATALOG = catalog()
@@ -71,7 +72,7 @@ def weighings(draw, largest: int) -> tuple[Entries, np.ndarray, int]:
 
 @compiled_only
 @settings(max_examples=60)
-@given(st.sampled_from([FLOAT_BOUND, INT64_BOUND, INT128_BOUND, 2**160]).flatmap(weighings))
+@given(st.sampled_from([FLOAT_EXACT, INT64_BOUND, INT128_BOUND, 2**160]).flatmap(weighings))
 def test_kernel_equals_numpy_equals_python(weighing):
     entries, vectors, bound = weighing
     expected = by_python(entries, vectors)
@@ -82,7 +83,7 @@ def test_kernel_equals_numpy_equals_python(weighing):
 
 
 @compiled_only
-@pytest.mark.parametrize("bound, dtype", [(FLOAT_BOUND - 1, np.int64), (INT64_BOUND - 1, np.int64), (INT128_BOUND - 1, object)])
+@pytest.mark.parametrize("bound, dtype", [(FLOAT_EXACT - 1, np.int64), (INT64_BOUND - 1, np.int64), (INT128_BOUND - 1, object)])
 def test_each_mode_at_the_edge_of_its_bound(monkeypatch, bound, dtype):
     """A single product right at the bound of each mode is weighed exactly."""
     root = int(round(bound ** (1 / 3)))

@@ -4,7 +4,6 @@ from collections import Counter
 
 import pytest
 
-from exact_odds.bets import catalog
 from exact_odds.cli import main
 from exact_odds.verify import (
     Calculator,

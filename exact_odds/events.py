@@ -1,0 +1,65 @@
+"""Events: the classes of rows of a compiled table that a set of bets settles alike.
+
+An event is a distinct combination of the pay-table line each bet settles on (and, when asked, of
+the winner). The 42 coup bets of the catalog separate 84 events among the 3,394 rows of the coup
+table, so a shoe's counts of the events (the table's entries regrouped by event, weighed by
+:mod:`exact_odds.kernel`) are all those bets need: the batch path weighs them for many shoes, and
+the single-shoe evaluator (:mod:`exact_odds.fast`) returns them as a distribution whose rows are the
+events.
+"""
+
+from dataclasses import dataclass, field
+from functools import cached_property
+
+import numpy as np
+
+from .bets import Bet, settlement
+from .features import Array, Columns
+from .kernel import Entries
+from .tables import Table
+
+
+@dataclass(frozen=True, eq=False)
+class EventBasis:
+    """The events a set of bets separates on one table: each event's pay-table line for every bet
+    (then the winner, when asked), a row of the table that stands for it, and the table's entries
+    regrouped by event."""
+
+    table: Table
+    bets: tuple[Bet, ...]
+    lines: Array  # (events, bets [+ 1])
+    representatives: Array  # (events,) a row of each event
+    entries: Entries
+    settlements: dict[int, tuple[object, Array]] = field(default_factory=dict, repr=False)
+
+    @cached_property
+    def columns(self) -> Columns:
+        """The table's columns at the events' representative rows."""
+        columns = self.table.columns
+        return Columns({name: column[self.representatives] for name, column in columns.items()}, columns.levels)
+
+
+def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:
+    """Group the table's rows by the line every bet settles them on (and by the winner)."""
+    lines = [settlement(bet, table.columns, table.settlements) for bet in bets] + ([table.columns["winner"]] if winner else [])
+    events, representatives, row_event = np.unique(np.stack(lines, axis=1), axis=0, return_index=True, return_inverse=True)
+    target = row_event.ravel()[table.entry_row]
+    keys, index = np.unique(target * len(table.multisets) + table.entry_multiset, return_inverse=True)
+    weight = np.zeros(len(keys), dtype=table.entry_weight.dtype)
+    np.add.at(weight, index, table.entry_weight)
+    event, multiset = np.divmod(keys, len(table.multisets))
+    basis = EventBasis(table, bets, events, representatives, Entries(table.factors, multiset, event, weight, len(events)))
+    basis.settlements.update({id(bet): (bet, np.ascontiguousarray(events[:, position])) for position, bet in enumerate(bets)})
+    return basis
+
+
+_BASES: dict[tuple[int, tuple[int, ...], bool], EventBasis] = {}
+
+
+def cached_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:
+    """:func:`event_basis`, kept for the same table and bets (the basis keeps them alive, so their
+    ids stay their own)."""
+    key = (id(table), tuple(id(bet) for bet in bets), winner)
+    if key not in _BASES:
+        _BASES[key] = event_basis(table, bets, winner)
+    return _BASES[key]
