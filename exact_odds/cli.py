@@ -339,16 +339,21 @@ def progress_bar(label: str) -> Any:
 @click.option("--source", "source_text", metavar="TEXT", help="Only figures whose source or URL contains TEXT.")
 @click.option("--bet", "bet_name", metavar="NAME", help="Only figures about this bet (banker, player, tie are the outcomes too).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--simulate", "simulated", is_flag=True, help="Also run the simulation records (counting results), each with its seed and shoes.")
 @shared("bets_file")
 @click.pass_context
-def verify(ctx: click.Context, data_file: str | None, source_text: str | None, bet_name: str | None, fmt: str, **local: Any) -> None:
+def verify(ctx: click.Context, data_file: str | None, source_text: str | None, bet_name: str | None, fmt: str, simulated: bool, **local: Any) -> None:
     """Check every published figure exactly, at the precision it was printed.
 
     A record may name its rule set and policy, and a bet from --bets-file. Verdicts: ok, mismatch,
-    known-wrong (the record says why), stale mark (marked wrong, yet it matches). Exit status 0 when
-    every figure not marked known-wrong matches, 1 otherwise.
+    known-wrong (the record says why), stale mark (marked wrong, yet it matches). Simulation records
+    (with --simulate) match when the printed figure lies within 3 standard errors of our seeded
+    simulation. Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
     """
+    from pathlib import Path
+
     from .export import iterate
+    from .parallel import cores
     from .verify import Calculator, check, published_figures, verify_report
 
     given_options = options(ctx, **local)
@@ -357,11 +362,15 @@ def verify(ctx: click.Context, data_file: str | None, source_text: str | None, b
         figures = [figure for figure in figures if source_text.lower() in (figure.source + " " + figure.url).lower()]
     if bet_name:
         figures = [figure for figure in figures if figure.bet == bet_name.lower()]
+    skipped = 0 if simulated else sum(figure.simulated for figure in figures)
+    figures = [figure for figure in figures if simulated or not figure.simulated]
     if not figures:
-        raise InputError("no published figure matches the filters")
-    calculator = Calculator(given_options.user_bets())
+        raise InputError("no published figure matches the filters" + (f" ({skipped} simulation records: give --simulate)" if skipped else ""))
+    user_bets = given_options.user_bets()
+    bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
+    calculator = Calculator(user_bets, bets_text, cores())
     checks = [check(figure, calculator) for figure in iterate(progress_bar("verifying"), figures)]
-    emit(verify_report(checks, fmt))
+    emit(verify_report(checks, fmt, skipped))
     sys.exit(1 if any(result.failed for result in checks) else 0)
 
 
