@@ -516,6 +516,36 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
         sys.exit(130)
 
 
+@cli.command(name="solve-pay")
+@click.option("--bet", "bet_name", required=True, metavar="NAME", help="The bet (catalog or --bets-file).")
+@click.option("--row", metavar="EVENT|N", help="The pay-table row to price, by its event or number (default: the row with the largest pay).")
+@click.option("--edge", "edge_text", metavar="PCT", help="The house edge wanted, in percent: the exact pay that gives it.")
+@click.option("--max-edge", "max_edge_text", metavar="PCT", help="The smallest whole pay whose house edge is at most PCT percent.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@shared("shoe", "rules", "pays", "bets_file")
+@click.pass_context
+def solve_pay(ctx: click.Context, bet_name: str, row: str | None, edge_text: str | None, max_edge_text: str | None, fmt: str, **local: Any) -> None:
+    """The exact pay of one row of a bet that gives a stated house edge (per bet made), with the
+    nearest whole and half-unit pays and their exact edges; or, with --max-edge, the smallest whole
+    pay that keeps the edge at or below a value. The other rows keep their pays."""
+    import json
+
+    from .bets import select_bets
+    from .paysolve import solution_record, solution_text, solve
+
+    given_options = options(ctx, **local)
+    if edge_text is None and max_edge_text is None:
+        raise InputError("give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)")
+    if "," in bet_name:
+        raise InputError(f"--bet takes one bet, not {bet_name!r}")
+    edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
+    max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
+    shoe = given_options.shoe()
+    (bet,), _ = select_bets(given_options.available(), bet_name, shoe.knows_suits)
+    solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
+    emit(json.dumps(solution_record(solution, shoe), indent=2) + "\n" if fmt == "json" else solution_text(solution, shoe))
+
+
 def fail(message: str, code: int) -> None:
     """One line on stderr (cut short if long), then exit."""
     line = " ".join(message.split())
