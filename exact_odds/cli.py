@@ -516,6 +516,51 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
         sys.exit(130)
 
 
+@cli.command(name="report")
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--out", required=True, help="Folder to write (a new or empty folder, or one report wrote).")
+@click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only the report's own files are replaced).")
+@click.option("--shoes", type=Count(0, 10**7), default=2000, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
+@click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
+@click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
+@click.option("--burn/--no-burn", default=True, show_default=True, help="Burn cards at the start of each shoe (turn one, burn its value).")
+@click.pass_context
+def report(ctx: click.Context, out: str, force: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
+    """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie):
+    per bet a self-contained HTML page and a Markdown page with the bet's rules, return table, house
+    edge per bet made and resolved, hit frequency, standard deviation, the edge for 1-8 decks and the
+    infinite deck with its closed form, the effects of removal, derived counts and a seeded counting
+    simulation; plots as SVG; the date (SOURCE_DATE_EPOCH if set), version and command."""
+    import dataclasses
+    import shlex
+    from pathlib import Path
+
+    from .files import FolderTarget
+    from .mathreport import ReportSettings, build, report_date
+    from .parallel import cores
+    from .plots import pyplot
+    from .simulate import parse_penetration
+
+    given_options = options(ctx, **local)
+    if given_options.bets_file and not given_options.bet_names:
+        given_options = dataclasses.replace(given_options, bet_names=",".join(given_options.user_bets()))
+    shoe = given_options.shoe()
+    bets, _ = given_options.bets(suits_known=shoe.knows_suits)
+    if shoes and shoe.size > MAX_SIMULATED_CARDS:
+        raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
+    bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
+    settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *sys.argv[1:]]),
+                              report_date(), __version__, cores(), bets_text)
+    decisions = given_options.decisions(shoe)
+    pyplot("report")  # matplotlib draws the plots: checked before any work
+    simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
+    bar: Any = click.progressbar(length=simulated, label="simulating", file=sys.stderr) if simulated and sys.stderr.isatty() else contextlib.nullcontext()
+    with FolderTarget(out, force) as target, bar as progress:
+        files = build(bets, shoe, decisions, settings, progress.update if progress else None)
+        target.write(files)
+    emit(f"wrote {len(files) + 1} files to {out}\n")
+
+
 @cli.command(name="solve-pay")
 @click.option("--bet", "bet_name", required=True, metavar="NAME", help="The bet (catalog or --bets-file).")
 @click.option("--row", metavar="EVENT|N", help="The pay-table row to price, by its event or number (default: the row with the largest pay).")
