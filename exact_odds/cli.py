@@ -518,7 +518,7 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
 
 @cli.command(name="report")
 @shared("shoe", "rules", "pays", "bets", "bets_file")
-@click.option("--out", required=True, help="Folder to write (a new or empty folder, or one report wrote).")
+@click.option("--out", required=True, metavar="DIR", help="Folder to write (a new or empty folder, or one report wrote).")
 @click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only the report's own files are replaced).")
 @click.option("--shoes", type=Count(0, 10**7), default=2000, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
 @click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
@@ -545,7 +545,7 @@ def report(ctx: click.Context, out: str, force: bool, shoes: int, seed: int, pen
     if given_options.bets_file and not given_options.bet_names:
         given_options = dataclasses.replace(given_options, bet_names=",".join(given_options.user_bets()))
     shoe = given_options.shoe()
-    bets, _ = given_options.bets(suits_known=shoe.knows_suits)
+    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
     if shoes and shoe.size > MAX_SIMULATED_CARDS:
         raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
     bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
@@ -558,7 +558,7 @@ def report(ctx: click.Context, out: str, force: bool, shoes: int, seed: int, pen
     with FolderTarget(out, force) as target, bar as progress:
         files = build(bets, shoe, decisions, settings, progress.update if progress else None)
         target.write(files)
-    emit(f"wrote {len(files) + 1} files to {out}\n")
+    emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
 
 
 @cli.command(name="solve-pay")

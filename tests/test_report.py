@@ -224,16 +224,6 @@ def test_a_bad_source_date_is_one_line(run, tmp_path, monkeypatch):
     assert code == 2 and "SOURCE_DATE_EPOCH must be whole seconds since 1970, not 'yesterday'" in err and not (tmp_path / "r").exists()
 
 
-def test_without_matplotlib_is_one_line(run, tmp_path, monkeypatch):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_matplotlib(name, *args, **kwargs):
-        if name.startswith("matplotlib"):
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+def test_without_matplotlib_is_one_line(run, tmp_path, without_matplotlib):
     code, _, err = run("report", "--bets", "tie", "--out", str(tmp_path / "r"))
     assert code == 2 and "report needs matplotlib: pip install 'exact_odds[plot]'" in err and not (tmp_path / "r").exists()
