@@ -394,7 +394,7 @@ def summary(simulation: Simulation) -> dict:
     sample = simulation.expectations()
     record["quantiles_from_coups"] = len(sample)
     ev_sums, positive_counts, positive_sums = (simulation.total(field) for field in ("ev_sums", "positive_counts", "positive_ev_sums"))
-    shoe_gains, moments = simulation.total("shoe_moments"), simulation.total("count_moments")
+    per_shoe, moments = simulation.total("shoe_moments"), simulation.total("count_moments")
     threshold_coups, threshold_ev = simulation.total("threshold_coups"), simulation.total("threshold_ev")
     bets = {}
     for index, name in enumerate(settings.bet_names):
@@ -403,7 +403,7 @@ def summary(simulation: Simulation) -> dict:
             "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(sample[:, index], QUANTILES))},
             "positive_share": round(float(positive_counts[index]) / coups, 6),
             "perfect_information_gain_per_100_coups": round(100 * float(positive_sums[index]) / coups, 6),
-            "perfect_information": per_shoe_record(shoe_gains[index, 0], shoes, float(positive_counts[index])),
+            "perfect_information": per_shoe_record(per_shoe[index, 0], shoes, float(positive_counts[index])),
         }
         if settings.tags:
             count_sum, count_squares, ev_sum, ev_squares, cross = (float(value) for value in moments[index])
@@ -413,7 +413,7 @@ def summary(simulation: Simulation) -> dict:
                 str(threshold): {
                     "bet_share": round(float(threshold_coups[position]) / coups, 6),
                     "gain_per_100_coups": round(100 * float(threshold_ev[index, position]) / coups, 6),
-                    **per_shoe_record(shoe_gains[index, 1 + position], shoes, float(threshold_coups[position])),
+                    **per_shoe_record(per_shoe[index, 1 + position], shoes, float(threshold_coups[position])),
                 }
                 for position, threshold in enumerate(settings.thresholds)
             }

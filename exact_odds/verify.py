@@ -27,7 +27,7 @@ from .parsing import parse_exact, shown
 from .policy import Decisions, Policy, resolve
 from .rules import PRESETS
 from .shoe import Shoe, shoe_of_decks
-from .simulate import THRESHOLDS, Estimate, Settings, Simulation
+from .simulate import THRESHOLDS, Estimate, Settings, Simulation, parse_penetration, parse_tags
 
 MAX_DECKS = 10**12
 """A record's deck count is at most this (a trillion decks)."""
@@ -197,8 +197,6 @@ def _whole(fields: dict[str, Any], name: str, where: str, low: int, high: int) -
 
 def _check_simulation(fields: dict[str, Any], where: str) -> None:
     """The conditions of a simulation record: complete, and each of its kind."""
-    from .simulate import parse_penetration, parse_tags
-
     counted = fields["measure"].startswith("count_")
     needed = ["bet", "penetration", "burn", "shoes"] + (["tags", "threshold"] if counted else [])
     missing = [name for name in needed if name not in fields]
@@ -334,8 +332,6 @@ class Calculator:
 
     def simulation_settings(self, figure: Figure) -> Settings:
         """The run a simulation record describes (one bet; a count and its threshold when it has them)."""
-        from .simulate import parse_penetration, parse_tags
-
         self.bet(figure)
         assert isinstance(figure.decks, int) and figure.bet is not None
         return Settings(Shoe.decks(figure.decks), figure.shoes, figure.seed, parse_penetration(figure.penetration), figure.burn,
@@ -349,7 +345,8 @@ class Calculator:
         settings = self.simulation_settings(figure)
         if settings not in self.simulations:
             self.simulations[settings] = run(settings, self.workers)
-        estimate = estimates(self.simulations[settings], settings.bet_names[0], figure.threshold)[SIMULATED[figure.measure]]
+        threshold = figure.threshold if figure.measure.startswith("count_") else None
+        estimate = estimates(self.simulations[settings], settings.bet_names[0], threshold)[SIMULATED[figure.measure]]
         scale = float(Fraction(figure.scale))
         return Estimate(estimate.value * scale, estimate.standard_error * abs(scale))
 

@@ -107,6 +107,19 @@ def test_verify_runs_a_simulation_record(run, tmp_path):
     assert code == 1 and '"verdict": "mismatch"' in out and '"standard_error"' in out
 
 
+def test_perfect_information_ignores_a_count_threshold():
+    """A perfect-information record may share a count's run (its tags and threshold): it still reads the bets made when EV > 0."""
+    from exact_odds.verify import load_figures
+
+    text = RECORD.replace('measure = "count_bets_per_shoe"', 'measure = "perfect_gain_per_shoe"') + 'value = "0.3"\n'
+    counted, perfect = load_figures(RECORD + 'value = "5"\n' + text.replace('id = "x"', 'id = "y"'), "test")
+    calculator = Calculator()
+    assert calculator.simulation_settings(counted) == calculator.simulation_settings(perfect)
+    simulation = run(calculator.simulation_settings(perfect))
+    assert calculator.simulated(perfect) == estimates(simulation, "dragon_7", None)["gain_per_shoe"]
+    assert calculator.simulated(counted) == estimates(simulation, "dragon_7", 4)["bets_per_shoe"]
+
+
 @pytest.mark.parametrize("change,message", [
     (("penetration = \"7/8\"\n", ""), "needs `penetration`"),
     (("threshold = 4\n", ""), "needs `threshold`"),
