@@ -356,16 +356,21 @@ def progress_bar(label: str) -> Any:
 @click.option("--source", "source_text", metavar="TEXT", help="Only figures whose source or URL contains TEXT.")
 @click.option("--bet", "bet_name", metavar="NAME", help="Only figures about this bet (banker, player, tie are the outcomes too).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--simulate", "simulated", is_flag=True, help="Also run the simulation records (counting results), each with its seed and shoes.")
 @shared("bets_file")
 @click.pass_context
-def verify(ctx: click.Context, data_file: str | None, source_text: str | None, bet_name: str | None, fmt: str, **local: Any) -> None:
+def verify(ctx: click.Context, data_file: str | None, source_text: str | None, bet_name: str | None, fmt: str, simulated: bool, **local: Any) -> None:
     """Check every published figure exactly, at the precision it was printed.
 
     A record may name its rule set and policy, and a bet from --bets-file. Verdicts: ok, mismatch,
-    known-wrong (the record says why), stale mark (marked wrong, yet it matches). Exit status 0 when
-    every figure not marked known-wrong matches, 1 otherwise.
+    known-wrong (the record says why), stale mark (marked wrong, yet it matches). Simulation records
+    (with --simulate) match when the printed figure lies within 3 standard errors of our seeded
+    simulation. Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
     """
+    from pathlib import Path
+
     from .export import iterate
+    from .parallel import cores
     from .verify import Calculator, check, published_figures, verify_report
 
     given_options = options(ctx, **local)
@@ -374,11 +379,15 @@ def verify(ctx: click.Context, data_file: str | None, source_text: str | None, b
         figures = [figure for figure in figures if source_text.lower() in (figure.source + " " + figure.url).lower()]
     if bet_name:
         figures = [figure for figure in figures if figure.bet == bet_name.lower()]
+    skipped = 0 if simulated else sum(figure.simulated for figure in figures)
+    figures = [figure for figure in figures if simulated or not figure.simulated]
     if not figures:
-        raise InputError("no published figure matches the filters")
-    calculator = Calculator(given_options.user_bets())
+        raise InputError("no published figure matches the filters" + (f" ({skipped} simulation records: give --simulate)" if skipped else ""))
+    user_bets = given_options.user_bets()
+    bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
+    calculator = Calculator(user_bets, bets_text, cores())
     checks = [check(figure, calculator) for figure in iterate(progress_bar("verifying"), figures)]
-    emit(verify_report(checks, fmt))
+    emit(verify_report(checks, fmt, skipped))
     sys.exit(1 if any(result.failed for result in checks) else 0)
 
 
@@ -521,6 +530,81 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
         plot.write(simulation_figure(simulation.expectations(), simulation.true_counts(), settings.bet_names))
     if simulation.interrupted:
         sys.exit(130)
+
+
+@cli.command(name="report")
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--out", required=True, metavar="DIR", help="Folder to write (a new or empty folder, or one report wrote).")
+@click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only the report's own files are replaced).")
+@click.option("--shoes", type=Count(0, 10**7), default=2000, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
+@click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
+@click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
+@click.option("--burn/--no-burn", default=True, show_default=True, help="Burn cards at the start of each shoe (turn one, burn its value).")
+@click.pass_context
+def report(ctx: click.Context, out: str, force: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
+    """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie):
+    per bet a self-contained HTML page and a Markdown page with the bet's rules, return table, house
+    edge per bet made and resolved, hit frequency, standard deviation, the edge for 1-8 decks and the
+    infinite deck with its closed form, the effects of removal, derived counts and a seeded counting
+    simulation; plots as SVG; the date (SOURCE_DATE_EPOCH if set), version and command."""
+    import dataclasses
+    import shlex
+    from pathlib import Path
+
+    from .files import FolderTarget
+    from .mathreport import ReportSettings, build, report_date
+    from .parallel import cores
+    from .plots import pyplot
+    from .simulate import parse_penetration
+
+    given_options = options(ctx, **local)
+    if given_options.bets_file and not given_options.bet_names:
+        given_options = dataclasses.replace(given_options, bet_names=",".join(given_options.user_bets()))
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    if shoes and shoe.size > MAX_SIMULATED_CARDS:
+        raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
+    bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
+    settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *sys.argv[1:]]),
+                              report_date(), __version__, cores(), bets_text)
+    decisions = given_options.decisions(shoe)
+    pyplot("report")  # matplotlib draws the plots: checked before any work
+    simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
+    bar: Any = click.progressbar(length=simulated, label="simulating", file=sys.stderr) if simulated and sys.stderr.isatty() else contextlib.nullcontext()
+    with FolderTarget(out, force) as target, bar as progress:
+        files = build(bets, shoe, decisions, settings, progress.update if progress else None)
+        target.write(files)
+    emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
+
+
+@cli.command(name="solve-pay")
+@click.option("--bet", "bet_name", required=True, metavar="NAME", help="The bet (catalog or --bets-file).")
+@click.option("--row", metavar="EVENT|N", help="The pay-table row to price, by its event or number (default: the row with the largest pay).")
+@click.option("--edge", "edge_text", metavar="PCT", help="The house edge wanted, in percent: the exact pay that gives it.")
+@click.option("--max-edge", "max_edge_text", metavar="PCT", help="The smallest whole pay whose house edge is at most PCT percent.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@shared("shoe", "rules", "pays", "bets_file")
+@click.pass_context
+def solve_pay(ctx: click.Context, bet_name: str, row: str | None, edge_text: str | None, max_edge_text: str | None, fmt: str, **local: Any) -> None:
+    """The exact pay of one row of a bet that gives a stated house edge (per bet made), with the
+    nearest whole and half-unit pays and their exact edges; or, with --max-edge, the smallest whole
+    pay that keeps the edge at or below a value. The other rows keep their pays."""
+    import json
+
+    from .bets import select_bets
+    from .paysolve import solution_record, solution_text, solve
+
+    given_options = options(ctx, **local)
+    if edge_text is None and max_edge_text is None:
+        raise InputError("give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)")
+    if "," in bet_name:
+        raise InputError(f"--bet takes one bet, not {bet_name!r}")
+    edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
+    max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
+    shoe = given_options.shoe()
+    (bet,), _ = select_bets(given_options.available(), bet_name, shoe.knows_suits)
+    solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
+    emit(json.dumps(solution_record(solution, shoe), indent=2) + "\n" if fmt == "json" else solution_text(solution, shoe))
 
 
 def fail(message: str, code: int) -> None:

@@ -14,23 +14,27 @@ from .cards import RANKS
 from .errors import InputError
 
 
-def pyplot() -> Any:
-    """matplotlib's pyplot on a file backend, or a clear error when the plot extra is missing."""
+def pyplot(purpose: str = "--plot") -> Any:
+    """matplotlib's pyplot on a file backend, or a clear error (naming ``purpose``) when the plot extra is missing."""
     try:
         import matplotlib
 
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
-        raise InputError("--plot needs matplotlib: pip install 'exact_odds[plot]'") from None
+        raise InputError(f"{purpose} needs matplotlib: pip install 'exact_odds[plot]'") from None
     return plt
 
 
 def rendered(figure: Any, fmt: str = "png") -> bytes:
-    """The figure as PNG or SVG bytes (closed afterwards)."""
+    """The figure as PNG or SVG bytes (closed afterwards); the same figure gives the same bytes
+    (an SVG's element ids are hashes of their content with a fixed salt)."""
+    import matplotlib
+
     buffer = io.BytesIO()
     figure.tight_layout()
-    figure.savefig(buffer, format=fmt, dpi=110, metadata={"Software": None} if fmt == "png" else {"Date": None})
+    with matplotlib.rc_context({"svg.hashsalt": "exact_odds"}):
+        figure.savefig(buffer, format=fmt, dpi=110, metadata={"Software": None} if fmt == "png" else {"Date": None, "Creator": None})
     pyplot().close(figure)
     return buffer.getvalue()
 
@@ -57,4 +61,30 @@ def removal_figure(results: Sequence[Any], fmt: str = "png") -> bytes:
         axis.bar(RANKS, [100 * float(effect) if effect is not None else 0.0 for effect in result.effects])
         axis.axhline(0, color="black", linewidth=0.8)
         axis.set_title(f"{result.bet.name}: effect of removing one card (% of a unit)")
+    return rendered(figure, fmt)
+
+
+def edge_by_decks_figure(name: str, decks: Sequence[int], edges: Sequence[float], infinite: float, fmt: str = "svg") -> bytes:
+    """A bet's house edge (percent) by number of decks, with the infinite deck as a dashed line."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(6.4, 3.2))
+    axis.plot(list(decks), [100 * edge for edge in edges], marker="o")
+    axis.axhline(100 * infinite, color="grey", linestyle="--", linewidth=1, label="infinite deck")
+    axis.set_xticks(list(decks))
+    axis.set_xlabel("decks")
+    axis.set_ylabel("house edge (%)")
+    axis.set_title(f"{name}: house edge by number of decks")
+    axis.legend()
+    return rendered(figure, fmt)
+
+
+def count_figure(name: str, thresholds: Sequence[int], gains: Sequence[float], errors: Sequence[float], fmt: str = "svg") -> bytes:
+    """A count's win per shoe (units) when betting at each true count threshold, with one standard error."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(6.4, 3.2))
+    axis.errorbar(list(thresholds), list(gains), yerr=list(errors), marker="o", capsize=3)
+    axis.axhline(0, color="black", linewidth=0.8)
+    axis.set_xlabel("bet at true count at or above")
+    axis.set_ylabel("win per shoe (units)")
+    axis.set_title(f"{name}: counting simulation")
     return rendered(figure, fmt)

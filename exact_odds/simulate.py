@@ -28,6 +28,8 @@ CHUNK_SHOES = 100
 """Shoes per task: the unit of work handed to a worker, fixed so results never depend on workers."""
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 OUTCOME_EVENTS = {"banker": "winner == banker", "player": "winner == player", "tie": "winner == tie"}
+THRESHOLDS = tuple(range(-4, 11))
+"""True counts at or above which the count tables bet (unless the settings name others)."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +45,12 @@ class Settings:
     bet_names: tuple[str, ...]
     decisions: Decisions
     bets_text: str | None = None
+    thresholds: tuple[int, ...] = THRESHOLDS
+    """Counts at or above which one bets, in increasing order."""
+    running_count: bool = False
+    """Bet on the running count itself (an unbalanced count), not the true count."""
+    coups_after_cut: int = 1
+    """Coups dealt after the one in which the cut card appears."""
 
 
 def parse_tags(text: str) -> tuple[int, ...]:
@@ -129,7 +137,8 @@ def dealing_table(decisions: Decisions) -> tuple[np.ndarray, np.ndarray] | None:
 def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One shuffled shoe of real cards (suited when the shoe knows its suits): per coup, the
     composition left in the shoe (per card when ``suited``, else per rank), the winner, and the true
-    count (running count of the cards seen over the decks not yet seen: burned cards are face down)."""
+    count (running count of the cards seen over the decks not yet seen: burned cards are face down; the
+    running count itself when the settings say so)."""
     rng = np.random.default_rng([settings.seed, shoe])
     by_card = settings.shoe.card_counts is not None
     full = np.asarray(settings.shoe.card_counts if by_card else settings.shoe.rank_counts)
@@ -146,7 +155,7 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
         position = 1 + burned
     cut = math.floor(size * settings.penetration)
     starts, winners = [], []
-    last = False
+    after_cut: int | None = None  # coups still to deal once the cut card has appeared
     table = dealing_table(settings.decisions)
     if table is not None:
         digits = np.asarray(values, dtype=np.int64)
@@ -163,9 +172,12 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
         winners.append(winner)
         appeared = position <= cut < position + used
         position += used
-        if last:
+        if after_cut is not None:
+            after_cut -= 1
+        elif appeared:
+            after_cut = settings.coups_after_cut
+        if after_cut == 0:
             break
-        last = appeared
     kinds = cards if suited else ranks
     onehot = np.zeros((size + 1, 52 if suited else 13), dtype=np.int64)
     onehot[np.arange(1, size + 1), kinds] = 1
@@ -177,8 +189,9 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
         card_tags = tags[np.arange(52) // 4] if suited else tags
         onehot[1:] *= seen[:, None]
         seen_before = np.cumsum(onehot, axis=0)[starts]
-        unseen = size - seen_before.sum(axis=1)
-        true_counts = (seen_before @ card_tags) / (unseen / 52)
+        running = seen_before @ card_tags
+        # one division of exact integers: a true count that is a whole number is exactly that number
+        true_counts = running.astype(np.float64) if settings.running_count else (52 * running) / (size - seen_before.sum(axis=1))
     return compositions, np.asarray(winners), true_counts
 
 
@@ -195,11 +208,10 @@ class ChunkResult:
     ev_sums: np.ndarray  # (bets,)
     positive_counts: np.ndarray  # (bets,) coups with EV > 0 (exact sign)
     positive_ev_sums: np.ndarray  # (bets,) sum of EV where EV > 0
-    shoe_gains: np.ndarray  # (bets, 2) sum and sum of squares over shoes of the per-shoe gain betting when EV > 0
     count_moments: np.ndarray  # (bets, 5) sums of tc, tc^2, ev, ev^2, ev tc
     threshold_coups: np.ndarray  # (thresholds,) coups with tc >= threshold
     threshold_ev: np.ndarray  # (bets, thresholds) sum of EV there
-    threshold_shoe_gains: np.ndarray  # (bets, thresholds, 2) sum and sum of squares of per-shoe gains
+    shoe_moments: np.ndarray  # (bets, 1 + thresholds, 4, 4) see :func:`shoe_moments`; betting when EV > 0, then at each threshold
     sample_ev: np.ndarray  # (sampled coups, bets)
     sample_counts: np.ndarray  # (sampled coups,)
 
@@ -242,11 +254,7 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     coups_per_shoe = np.array([len(shoe[1]) for shoe in dealt])
     shoe_of_coup = np.repeat(np.arange(len(dealt)), coups_per_shoe)
     shoe_starts = np.concatenate([[0], np.cumsum(coups_per_shoe)[:-1]])
-    thresholds = np.asarray(THRESHOLDS if settings.tags else ())
-
-    def per_shoe(totals: np.ndarray) -> np.ndarray:
-        """Sums and sums of squares over the chunk's shoes of per-shoe totals (shoes, ...)."""
-        return np.stack([totals.sum(axis=0), (totals**2).sum(axis=0)], axis=-1)
+    thresholds = np.asarray(settings.thresholds if settings.tags else ())
 
     # coups by shoe and by how many thresholds their true count reaches; then, per threshold, the
     # sums over the coups at or above it (a cumulative sum over those buckets from the top)
@@ -256,6 +264,11 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     grid = np.stack([np.bincount(cell, weights=values[:, bet], minlength=cells) for bet in range(len(bets))], axis=1)
     above = np.cumsum(grid.reshape(len(dealt), len(thresholds) + 1, len(bets))[:, ::-1], axis=1)[:, ::-1][:, 1:]  # (shoes, thresholds, bets)
     coups_above = np.cumsum(np.bincount(bucket, minlength=len(thresholds) + 1)[::-1])[::-1][1:]
+    shoe_coups_above = np.cumsum(np.bincount(cell, minlength=cells).reshape(len(dealt), len(thresholds) + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    perfect_gains = np.add.reduceat(np.where(positive, values, 0), shoe_starts, axis=0)  # (shoes, bets)
+    perfect_bets = np.add.reduceat(positive.astype(np.int64), shoe_starts, axis=0)
+    gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1)], axis=2)  # (shoes, bets, 1 + thresholds)
+    made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (len(dealt), len(bets), len(thresholds)))], axis=2)
     every_kth = max(1, settings.shoes // SAMPLED_SHOES)
     sampled = np.isin(shoe_of_coup + first, np.arange(first, last)[(np.arange(first, last) % every_kth) == 0])
     return ChunkResult(
@@ -267,15 +280,25 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
         ev_sums=values.sum(axis=0),
         positive_counts=positive.sum(axis=0),
         positive_ev_sums=np.where(positive, values, 0).sum(axis=0),
-        shoe_gains=per_shoe(np.add.reduceat(np.where(positive, values, 0), shoe_starts, axis=0)),
         count_moments=np.stack([np.full(len(bets), counts.sum()), np.full(len(bets), (counts**2).sum()), values.sum(axis=0),
                                 (values**2).sum(axis=0), (values * counts[:, None]).sum(axis=0)], axis=1),
         threshold_coups=coups_above,
         threshold_ev=above.sum(axis=0).T,
-        threshold_shoe_gains=per_shoe(above.transpose(0, 2, 1)),
+        shoe_moments=shoe_moments(gains, made, coups_per_shoe),
         sample_ev=values[sampled],
         sample_counts=counts[sampled],
     )
+
+
+def shoe_moments(gains: np.ndarray, bets_made: np.ndarray, coups: np.ndarray) -> np.ndarray:
+    """Sums over shoes of u u^T for u = (1, gain, bets made, coups) of each shoe: gains and bets made
+    are (shoes, ...), coups (shoes,); the result is (..., 4, 4). Means, ratios and their standard
+    errors over shoes follow from these sums (:func:`estimates`)."""
+    ones = np.ones(gains.shape)
+    spread = np.broadcast_to(coups.reshape((-1,) + (1,) * (gains.ndim - 1)), gains.shape)
+    vectors = np.stack([ones, gains, bets_made.astype(np.float64), spread.astype(np.float64)], axis=-1)
+    moments: np.ndarray = (vectors[..., :, None] * vectors[..., None, :]).sum(axis=0)
+    return moments
 
 
 def chunks(settings: Settings) -> list[tuple[int, int]]:
@@ -330,10 +353,6 @@ def run(settings: Settings, workers: int = 1, scheduler: str | None = None, prog
     return simulation
 
 
-THRESHOLDS = tuple(range(-4, 11))
-"""True counts at or above which the count tables bet."""
-
-
 def summary(simulation: Simulation) -> dict:
     """The report of a run: outcome frequencies against exact probabilities, and per bet the
     distribution of exact EV over coups, the perfect-information gain and the count's gains."""
@@ -375,8 +394,8 @@ def summary(simulation: Simulation) -> dict:
     sample = simulation.expectations()
     record["quantiles_from_coups"] = len(sample)
     ev_sums, positive_counts, positive_sums = (simulation.total(field) for field in ("ev_sums", "positive_counts", "positive_ev_sums"))
-    shoe_gains, moments = simulation.total("shoe_gains"), simulation.total("count_moments")
-    threshold_coups, threshold_ev, threshold_gains = (simulation.total(field) for field in ("threshold_coups", "threshold_ev", "threshold_shoe_gains"))
+    per_shoe, moments = simulation.total("shoe_moments"), simulation.total("count_moments")
+    threshold_coups, threshold_ev = simulation.total("threshold_coups"), simulation.total("threshold_ev")
     bets = {}
     for index, name in enumerate(settings.bet_names):
         entry = {
@@ -384,7 +403,7 @@ def summary(simulation: Simulation) -> dict:
             "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(sample[:, index], QUANTILES))},
             "positive_share": round(float(positive_counts[index]) / coups, 6),
             "perfect_information_gain_per_100_coups": round(100 * float(positive_sums[index]) / coups, 6),
-            "perfect_information": per_shoe_record(shoe_gains[index], shoes, float(positive_counts[index])),
+            "perfect_information": per_shoe_record(per_shoe[index, 0], shoes, float(positive_counts[index])),
         }
         if settings.tags:
             count_sum, count_squares, ev_sum, ev_squares, cross = (float(value) for value in moments[index])
@@ -394,22 +413,58 @@ def summary(simulation: Simulation) -> dict:
                 str(threshold): {
                     "bet_share": round(float(threshold_coups[position]) / coups, 6),
                     "gain_per_100_coups": round(100 * float(threshold_ev[index, position]) / coups, 6),
-                    **per_shoe_record(threshold_gains[index, position], shoes, float(threshold_coups[position])),
+                    **per_shoe_record(per_shoe[index, 1 + position], shoes, float(threshold_coups[position])),
                 }
-                for position, threshold in enumerate(THRESHOLDS)
+                for position, threshold in enumerate(settings.thresholds)
             }
         bets[name] = entry
     record["bets"] = bets
     return record
 
 
-def per_shoe_record(gains: np.ndarray, shoes: int, bets_made: float) -> dict[str, float]:
+def per_shoe_record(moments: np.ndarray, shoes: int, bets_made: float) -> dict[str, float]:
     """The mean win per shoe (units, one unit per bet made) and its standard error over shoes, and
-    the bets made per shoe."""
-    mean = float(gains[0]) / shoes
-    variance = max(0.0, float(gains[1]) / shoes - mean**2) * shoes / (shoes - 1) if shoes > 1 else 0.0
+    the bets made per shoe (``moments``: see :func:`shoe_moments`)."""
+    mean = float(moments[0, 1]) / shoes
+    variance = max(0.0, float(moments[1, 1]) / shoes - mean**2) * shoes / (shoes - 1) if shoes > 1 else 0.0
     return {"gain_per_shoe": round(mean, 6), "gain_per_shoe_standard_error": round(math.sqrt(variance / shoes), 6),
             "bets_per_shoe": round(bets_made / shoes, 4)}
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A mean over shoes, or a ratio of two means, with its standard error (floats: statistics)."""
+
+    value: float
+    standard_error: float
+
+
+def estimates(simulation: Simulation, bet: str, threshold: int | None) -> dict[str, Estimate]:
+    """What betting one unit on ``bet`` whenever the count is at or above ``threshold`` (None:
+    whenever its exact EV is positive, perfect information) yields: per shoe the gain, the bets made
+    and the coups dealt; the share of coups bet, the edge when betting and the gain per 100 coups.
+    Ratios are of sums over shoes, their standard errors by the delta method."""
+    settings = simulation.settings
+    if threshold is not None and threshold not in settings.thresholds:
+        raise InputError(f"the simulation counted no threshold {threshold} (it has {', '.join(map(str, settings.thresholds))})")
+    slot = 0 if threshold is None else 1 + settings.thresholds.index(threshold)
+    moments = simulation.total("shoe_moments")[settings.bet_names.index(bet), slot]
+    shoes = float(moments[0, 0])
+    means = moments[0, 1:] / shoes
+    covariance = (moments[1:, 1:] / shoes - np.outer(means, means)) * shoes / max(shoes - 1, 1)
+
+    def mean(index: int) -> Estimate:
+        return Estimate(float(means[index]), math.sqrt(max(0.0, covariance[index, index]) / shoes))
+
+    def ratio(top: int, bottom: int, scale: float = 1.0) -> Estimate:
+        if means[bottom] == 0:
+            return Estimate(math.nan, math.nan)
+        value = means[top] / means[bottom]
+        spread = covariance[top, top] - 2 * value * covariance[top, bottom] + value**2 * covariance[bottom, bottom]
+        return Estimate(scale * float(value), scale * math.sqrt(max(0.0, spread) / shoes) / float(means[bottom]))
+
+    return {"gain_per_shoe": mean(0), "bets_per_shoe": mean(1), "coups_per_shoe": mean(2), "bet_share": ratio(1, 2),
+            "edge_when_betting": ratio(0, 1), "gain_per_100_coups": ratio(0, 2, 100.0)}
 
 
 def summary_text(record: dict) -> str:
@@ -444,5 +499,5 @@ def summary_text(record: dict) -> str:
                 lines.append(f"{name}: betting at true count >= {best[0]} (on {100 * best[1]['bet_share']:.3f}% of coups) "
                              f"gains {best[1]['gain_per_100_coups']:.5f} units per 100 coups")
             else:
-                lines.append(f"{name}: no true-count threshold from {THRESHOLDS[0]} to {THRESHOLDS[-1]} gains")
+                lines.append(f"{name}: no true-count threshold from {min(entry['by_true_count'], key=int)} to {max(entry['by_true_count'], key=int)} gains")
     return "\n".join(lines) + "\n"

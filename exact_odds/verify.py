@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 from .analysis import UNORDERED, BetAnalysis, analyze, unordered_divisor
 from .distribution import Distribution
@@ -25,14 +26,30 @@ from .parsing import parse_exact, shown
 from .policy import Decisions, Policy, resolve
 from .rules import PRESETS
 from .shoe import Shoe, shoe_of_decks
+from .simulate import THRESHOLDS, Estimate, Settings, Simulation, parse_penetration, parse_tags
 
 MAX_DECKS = 10**12
 """A record's deck count is at most this (a trillion decks)."""
 RANKS_HELD = "4 x decks cards of a rank"
-MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal")
+SIMULATED = {
+    "count_gain_per_shoe": "gain_per_shoe",
+    "count_bets_per_shoe": "bets_per_shoe",
+    "count_bet_share": "bet_share",
+    "count_edge_when_betting": "edge_when_betting",
+    "count_gain_per_100_coups": "gain_per_100_coups",
+    "coups_per_shoe": "coups_per_shoe",
+    "perfect_gain_per_shoe": "gain_per_shoe",
+}
+"""Measures of a counting simulation, and the estimate of :func:`exact_odds.simulate.estimates` each reads."""
+MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal", *SIMULATED)
 TEXT_FIELDS = ("id", "measure", "bet", "when", "given", "unordered", "value", "printed_as", "source", "url", "author", "note", "known_wrong",
-               "rank", "rules", "policy")
-FIELDS = set(TEXT_FIELDS) | {"hand_pairs", "decks", "removed", "scale"}
+               "rank", "rules", "policy", "tags", "count", "penetration")
+SIMULATION_FIELDS = ("tags", "threshold", "count", "penetration", "burn", "coups_after_cut", "shoes", "seed")
+FIELDS = set(TEXT_FIELDS) | {"hand_pairs", "decks", "removed", "scale"} | set(SIMULATION_FIELDS)
+MAX_SHOES = 10**6
+"""A simulation record runs at most this many shoes."""
+STANDARD_ERRORS = 3
+"""A simulated figure matches when the printed value lies within this many standard errors of ours."""
 
 
 @dataclass(frozen=True)
@@ -95,6 +112,23 @@ class Figure:
     """For a probability: the condition it is conditional on."""
     unordered: str = ""
     """For combinations of first cards: counted by ``hands`` or by sets of ``cards`` (see :data:`exact_odds.analysis.UNORDERED`)."""
+    tags: str = ""
+    """Count tags as ``simulate --count`` takes them (A=0,...,K=0)."""
+    threshold: int | None = None
+    """The count at or above which one bets."""
+    count: str = "true"
+    """``true``: the running count over the decks unseen; ``running``: the running count itself."""
+    penetration: str = ""
+    burn: bool = False
+    coups_after_cut: int = 1
+    shoes: int = 0
+    """How many shoes our check simulates."""
+    seed: int = 1
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the figure is a simulation result (checked statistically, not exactly)."""
+        return self.measure in SIMULATED
 
 
 def _checked_record(record: object, number: int, origin: str) -> Figure:
@@ -128,6 +162,10 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
     measure = fields["measure"]
     if measure not in MEASURES:
         raise InputError(f"{where}: unknown measure {shown(measure)} (expected one of {', '.join(MEASURES)})")
+    if measure in SIMULATED:
+        _check_simulation(fields, where)
+    elif set(fields) & set(SIMULATION_FIELDS):
+        raise InputError(f"{where}: {sorted(set(fields) & set(SIMULATION_FIELDS))[0]} belongs to simulation measures ({', '.join(SIMULATED)})")
     if measure in ("combinations", "probability") and "when" not in fields:
         raise InputError(f"{where}: combinations and probability take `when`")
     if (measure == "effect_of_removal") != ("rank" in fields):
@@ -158,6 +196,40 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
     except InputError as error:
         raise InputError(f"{where}: {error}") from None
     return Figure(**fields)
+
+
+def _whole(fields: dict[str, Any], name: str, where: str, low: int, high: int) -> None:
+    value = fields[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(f"{where}: {name} must be a whole number from {low:,} to {high:,}, not {shown(value)}")
+
+
+def _check_simulation(fields: dict[str, Any], where: str) -> None:
+    """The conditions of a simulation record: complete, and each of its kind."""
+    counted = fields["measure"].startswith("count_")
+    needed = ["bet", "penetration", "burn", "shoes"] + (["tags", "threshold"] if counted else [])
+    missing = [name for name in needed if name not in fields]
+    if missing:
+        raise InputError(f"{where}: a {fields['measure']} record needs `{missing[0]}`")
+    for name in ("when", "rank", "hand_pairs", "removed"):
+        if name in fields:
+            raise InputError(f"{where}: {fields['measure']} takes no `{name}`")
+    if fields["decks"] == "inf" or fields["decks"] > 1000:
+        raise InputError(f"{where}: a simulation deals real shoes of 1 to 1,000 decks, not {shown(fields['decks'])}")
+    if not isinstance(fields["burn"], bool):
+        raise InputError(f"{where}: burn must be true or false, not {shown(fields['burn'])}")
+    _whole(fields, "shoes", where, 2, MAX_SHOES)
+    for name, low, high in (("threshold", -10**6, 10**6), ("seed", 0, 2**63 - 1), ("coups_after_cut", 0, 10)):
+        if name in fields:
+            _whole(fields, name, where, low, high)
+    if fields.get("count", "true") not in ("true", "running"):
+        raise InputError(f"{where}: count must be \"true\" or \"running\", not {shown(fields['count'])}")
+    try:
+        parse_penetration(fields["penetration"])
+        if "tags" in fields:
+            parse_tags(fields["tags"])
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
 
 
 def load_figures(text: str, origin: str) -> list[Figure]:
@@ -191,9 +263,12 @@ def published_figures(path: str | None = None) -> list[Figure]:
 
 @dataclass(frozen=True)
 class Check:
+    """A figure, what we computed (exact, or a simulation's estimate with its standard error) and the verdict."""
+
     figure: Figure
-    exact: Fraction
+    exact: Fraction | None
     verdict: str
+    estimate: Estimate | None = None
 
     @property
     def failed(self) -> bool:
@@ -203,11 +278,14 @@ class Check:
 class Calculator:
     """Exact values of figures, sharing one enumeration per shoe, rules and feature set."""
 
-    def __init__(self, user_bets: dict[str, Bet] | None = None):
+    def __init__(self, user_bets: dict[str, Bet] | None = None, bets_text: str | None = None, workers: int = 1):
         self.user_bets = user_bets or {}
+        self.bets_text = bets_text
+        self.workers = workers
         self.engine = FastEngine()
         self.distributions: dict[object, object] = {}
         self.analyses: dict[object, BetAnalysis] = {}
+        self.simulations: dict[object, Simulation] = {}
 
     @staticmethod
     def decisions(figure: Figure) -> Decisions:
@@ -274,6 +352,26 @@ class Calculator:
             change = self.bet_analysis(figure, depleted).expected_value - self.bet_analysis(figure, full).expected_value
         return change * Fraction(figure.scale)
 
+    def simulation_settings(self, figure: Figure) -> Settings:
+        """The run a simulation record describes (one bet; a count and its threshold when it has them)."""
+        self.bet(figure)
+        assert isinstance(figure.decks, int) and figure.bet is not None
+        return Settings(Shoe.decks(figure.decks), figure.shoes, figure.seed, parse_penetration(figure.penetration), figure.burn,
+                        parse_tags(figure.tags) if figure.tags else None, (figure.bet,), self.decisions(figure), self.bets_text,
+                        (figure.threshold,) if figure.threshold is not None else THRESHOLDS, figure.count == "running", figure.coups_after_cut)
+
+    def simulated(self, figure: Figure) -> Estimate:
+        """Our estimate of a simulation figure, times ``scale``, with its standard error (one run per set of conditions)."""
+        from .simulate import estimates, run
+
+        settings = self.simulation_settings(figure)
+        if settings not in self.simulations:
+            self.simulations[settings] = run(settings, self.workers)
+        threshold = figure.threshold if figure.measure.startswith("count_") else None
+        estimate = estimates(self.simulations[settings], settings.bet_names[0], threshold)[SIMULATED[figure.measure]]
+        scale = float(Fraction(figure.scale))
+        return Estimate(estimate.value * scale, estimate.standard_error * abs(scale))
+
     def exact(self, figure: Figure) -> Fraction:
         if figure.measure == "effect_of_removal":
             return self.effect_of_removal(figure)
@@ -287,18 +385,35 @@ class Calculator:
         return value
 
 
+def within(printed: Printed, estimate: Estimate, errors: int = STANDARD_ERRORS) -> bool:
+    """Whether the printed figure (a half unit of its last place either way) lies within ``errors``
+    standard errors of a simulation's estimate."""
+    factor = 100 if printed.percent else 1
+    half = 0.5 * 10.0 ** -(printed.places or 0)
+    distance = max(0.0, abs(estimate.value * factor - float(printed.value)) - half)
+    return distance <= errors * estimate.standard_error * factor
+
+
 def check(figure: Figure, calculator: Calculator) -> Check:
-    exact = calculator.exact(figure)
-    ok = matches(parse_printed(figure.value), exact, count=figure.measure == "combinations")
+    exact: Fraction | None = None
+    estimate: Estimate | None = None
+    if figure.simulated:
+        estimate = calculator.simulated(figure)
+        ok = within(parse_printed(figure.value), estimate)
+    else:
+        exact = calculator.exact(figure)
+        ok = matches(parse_printed(figure.value), exact, count=figure.measure == "combinations")
     if figure.known_wrong:
         verdict = "stale mark: matches" if ok else "known-wrong"
     else:
         verdict = "ok" if ok else "mismatch"
-    return Check(figure, exact, verdict)
+    return Check(figure, exact, verdict, estimate)
 
 
-def verify_report(checks: list[Check], fmt: str) -> str:
-    """The checks as a table (figure, source, published, computed exact and decimal, verdict) or JSON."""
+def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
+    """The checks as a table (figure, source, published, computed exact and decimal, verdict) or JSON;
+    a simulated figure shows our estimate with its standard error. ``skipped``: simulation records
+    left out of the run."""
     import json
 
     from .grid import grid
@@ -306,9 +421,19 @@ def verify_report(checks: list[Check], fmt: str) -> str:
 
     def decimal(check: Check) -> str:
         printed = parse_printed(check.figure.value)
+        if check.estimate is not None:
+            factor, sign = (100, "%") if printed.percent else (1, "")
+            places = (printed.places or 0) + 2
+            return f"{check.estimate.value * factor:.{places}f}{sign} ± {check.estimate.standard_error * factor:.{places}f}{sign}"
+        assert check.exact is not None
         if printed.places is None:
             return f"{int(check.exact):,}" if check.exact.denominator == 1 else fixed(check.exact, 2)
         return fixed(check.exact * (100 if printed.percent else 1), printed.places + 3) + ("%" if printed.percent else "")
+
+    def exact_cell(check: Check) -> str:
+        if check.exact is None:
+            return f"simulated, {check.figure.shoes:,} shoes"
+        return str(check.exact) if len(str(check.exact)) <= 40 else "(see --format json)"
 
     def verdict(check: Check) -> str:
         return f"known-wrong: {check.figure.known_wrong}" if check.verdict == "known-wrong" else check.verdict
@@ -316,6 +441,10 @@ def verify_report(checks: list[Check], fmt: str) -> str:
     failed = sum(check.failed for check in checks)
     stale = sum(check.verdict.startswith("stale") for check in checks)
     summary = f"{len(checks)} figures: {len(checks) - failed} as expected, {failed} mismatch, {stale} stale known-wrong marks"
+    if any(check.estimate for check in checks):
+        summary += f"; simulated figures match within {STANDARD_ERRORS} standard errors of our estimate (± one standard error shown)"
+    if skipped:
+        summary += f"; {skipped} simulation records not run (--simulate runs them)"
     if fmt == "json":
         records = [
             {
@@ -325,7 +454,9 @@ def verify_report(checks: list[Check], fmt: str) -> str:
                 "when": check.figure.when,
                 "decks": check.figure.decks,
                 "published": check.figure.value,
-                "computed": str(check.exact),
+                "computed": None if check.exact is None else str(check.exact),
+                **({"simulated": {"value": check.estimate.value, "standard_error": check.estimate.standard_error,
+                                  "shoes": check.figure.shoes, "seed": check.figure.seed}} if check.estimate else {}),
                 "verdict": check.verdict,
                 "known_wrong": check.figure.known_wrong,
                 "source": check.figure.source,
@@ -337,7 +468,7 @@ def verify_report(checks: list[Check], fmt: str) -> str:
         ]
         return json.dumps({"summary": summary, "figures": records}, indent=2) + "\n"
     rows = [
-        [check.figure.id, check.figure.source[:40], check.figure.value, str(check.exact) if len(str(check.exact)) <= 40 else "(see --format json)", decimal(check), verdict(check)[:70]]
+        [check.figure.id, check.figure.source[:40], check.figure.value, exact_cell(check), decimal(check), verdict(check)[:70]]
         for check in checks
     ]
     headers = ["figure", "source", "published", "computed (exact)", "computed", "verdict"]

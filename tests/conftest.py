@@ -36,3 +36,18 @@ def run(capsys):
         return exit_info.value.code, captured.out, captured.err
 
     return invoke
+
+
+@pytest.fixture
+def without_matplotlib(monkeypatch):
+    """Importing matplotlib fails, as where the plot extra is not installed."""
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_matplotlib(name, *args, **kwargs):
+        if name.startswith("matplotlib"):
+            raise ImportError(name)
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_matplotlib)

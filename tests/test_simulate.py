@@ -129,17 +129,7 @@ def test_plots_are_written(tmp_path, capsys):
     assert code == 0 and path.read_bytes().startswith(b"\x89PNG")
 
 
-def test_plot_without_matplotlib_is_one_line(monkeypatch, capsys):
-    import builtins
-
-    real_import = builtins.__import__
-
-    def no_matplotlib(name, *args, **kwargs):
-        if name.startswith("matplotlib"):
-            raise ImportError(name)
-        return real_import(name, *args, **kwargs)
-
-    monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+def test_plot_without_matplotlib_is_one_line(without_matplotlib, capsys):
     code, _, err = run_cli(capsys, "simulate", "--shoes", "2", "--plot", "x.png")
     assert code == 2 and "pip install 'exact_odds[plot]'" in err and len(err.strip().splitlines()) == 1
 
