@@ -227,14 +227,11 @@ def _swap(name: str, first: str, second: str) -> str:
 def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition) -> Analysis:
     """The analysis restricted to the coups where ``given`` holds."""
     coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)))
-    holds = given(coups.columns)
-    count = coups.count_where(holds)
-    if count == 0:
+    restricted = coups.where(given(coups.columns))
+    if restricted.total == 0:
         raise InputError(f"the condition given never holds in {shoe}: {given.text}")
-    columns = Columns({name: column[holds] for name, column in coups.columns.items()}, coups.columns.levels)
-    restricted = Distribution(columns, coups.counts[holds], count, coups.cards, coups.scale)
     results = tuple(return_table(bet, restricted) for bet in bets)
-    return Analysis(shoe, decisions, restricted.outcome_counts(), count, results, Given(given.text, count, coups.total))
+    return Analysis(shoe, decisions, restricted.outcome_counts(), restricted.total, results, Given(given.text, restricted.total, coups.total))
 
 
 @dataclass(frozen=True)

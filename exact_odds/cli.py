@@ -310,15 +310,17 @@ def rules_command(ctx: click.Context, fmt: str, **local: Any) -> None:
 @cli.command()
 @click.argument("cards", nargs=-1, required=True)
 @click.option("--stake", type=ExactNumber(), default="100", show_default=True, help="Stake on each bet.")
+@click.option("--given", metavar="COND", help="With a coup in progress: the odds given this condition on how it ends "
+              "(coup features such as banker_total >= 6; not card slots).")
 @shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.pass_context
-def deal(ctx: click.Context, cards: tuple[str, ...], stake: Fraction, **local: Any) -> None:
+def deal(ctx: click.Context, cards: tuple[str, ...], stake: Fraction, given: str | None, **local: Any) -> None:
     """Play one coup from CARDS in shoe order (1st and 3rd to the player, 2nd and 4th to the banker).
 
     Shows each draw decision with the rule that made it, the totals, the winner and what the stake
     on each bet returns. The cards must be in the shoe. Given fewer cards than the coup needs,
     prints the exact probability of each outcome given the cards seen, drawn from the shoe named by
-    --decks/--shoe/--remove less those cards.
+    --decks/--shoe/--remove less those cards (and, with --given, given how the coup ends).
     """
     from .cards import parse_cards
     from .dealing import deal_report
@@ -326,7 +328,7 @@ def deal(ctx: click.Context, cards: tuple[str, ...], stake: Fraction, **local: A
     given_options = options(ctx, **local)
     shoe = given_options.shoe()
     bets, _ = given_options.bets(suits_known=True)
-    emit(deal_report(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), stake))
+    emit(deal_report(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), stake, given))
 
 
 @cli.command(name="bets")

@@ -8,7 +8,7 @@ from .cards import SUITS, Card
 from .coup import Coup, play_coup
 from .enumerator import enumerate_coups
 from .errors import InputError
-from .conditions import MissingDetail
+from .conditions import MissingDetail, parse_condition
 from .features import OUTCOMES, SLOTS, Columns, Granularity, card_columns, coup_columns
 from .grid import grid
 from .policy import Decisions
@@ -46,11 +46,17 @@ def money(amount: Fraction) -> str:
     return str(amount.numerator) if amount.denominator == 1 else fixed(amount, 2)
 
 
-def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions: Decisions, stake: Fraction) -> str:
-    """Play the coup the cards make; settle every bet on it, or give the odds of its completion."""
+def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions: Decisions, stake: Fraction, given: str | None = None) -> str:
+    """Play the coup the cards make; settle every bet on it, or give the odds of its completion
+    (given a condition on the coup's features, when one is given)."""
     remaining = shoe if shoe.with_replacement else shoe.remove(cards)
     coup = play_coup(cards, decisions)
     lines = list(coup.steps)
+    condition = parse_condition(given) if given is not None else None
+    if condition is not None and condition.slots:
+        raise InputError(f"--given on a coup in progress reads the coup's features, not card slots ({', '.join(sorted(condition.slots))}): {given}")
+    if coup.complete and condition is not None:
+        raise InputError("--given needs a coup in progress: these cards settle it")
     if coup.complete:
         if len(cards) > coup.cards_used:
             extra = " ".join(str(card) for card in cards[coup.cards_used :])
@@ -64,10 +70,17 @@ def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions:
             rows.append([bet.name, money(stake), result])
         return "\n".join(lines) + "\n\n" + grid(rows, ["bet", "stake", "result"]) + "\n"
     distribution = enumerate_coups(remaining, decisions, hand=coup.hand)
-    counts = distribution.outcome_counts()
     seen = " ".join(map(str, cards)) or "none"
     source = str(shoe) if shoe.with_replacement else f"{shoe} less those cards ({remaining.size} left)"
     lines.append(f"cards seen: {seen}; drawing from {source}")
+    if condition is not None:
+        everything = distribution.total
+        distribution = distribution.where(condition(distribution.columns))
+        if not distribution.total:
+            raise InputError(f"the condition given never holds after these cards: {given}")
+        share = Fraction(distribution.total, everything)
+        lines.append(f"given {given}: {distribution.total:,} of {everything:,} completions (probability {share}, {fixed(share, 10)})")
+    counts = distribution.outcome_counts()
     weighted = f", x{distribution.scale} policy weight" if distribution.scale > 1 else ""
     rows = [[name, f"{counts[name]:,}", str(Fraction(counts[name], distribution.total)), fixed(Fraction(counts[name], distribution.total), 10)] for name in OUTCOMES]
     table = grid(rows, ["outcome", f"ways (ordered {distribution.cards}-card completions{weighted})", "probability", "decimal"])

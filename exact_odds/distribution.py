@@ -10,7 +10,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from .features import OUTCOMES, Array
+from .features import OUTCOMES, Array, Columns
 
 INT64_SAFE = 2**62
 """Counts stay in numpy int64 while the total is below this; beyond, they are Python integers."""
@@ -78,6 +78,12 @@ class Distribution:
         sums = np.zeros(length, dtype=self.counts.dtype)
         np.add.at(sums, labels, self.counts)
         return [int(count) for count in sums]
+
+    def where(self, mask: Array) -> "Distribution":
+        """The rows selected by a boolean ``mask``, as a distribution of its own: its total is what
+        they count (conditional probabilities follow)."""
+        columns = Columns({name: column[mask] for name, column in self.columns.items()}, self.columns.levels)
+        return Distribution(columns, self.counts[mask], self.count_where(mask), self.cards, self.scale)
 
     def outcome_counts(self) -> dict[str, int]:
         """Combinations won by banker, player, and tied."""

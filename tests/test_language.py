@@ -3,14 +3,18 @@
 import json
 from collections import Counter
 from fractions import Fraction
+from itertools import permutations
 
+import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracles import brute_force_expectations
+from oracles import brute_force_expectations, coup_features, deal_physically, physical_cards
 
 from exact_odds.analysis import PlainEngine, analyze, by_feature
 from exact_odds.bets import catalog, load_bets
+from exact_odds.conditions import parse_condition
+from exact_odds.features import Columns
 from exact_odds.cards import RANKS, SUITS, Card
 from exact_odds.policy import resolve
 from exact_odds.rules import PUNTO_BANCO
@@ -122,6 +126,34 @@ def test_given_and_by_on_the_command_line(run):
     assert code == 0 and [row["value"] for row in json.loads(out)["rows"]] == ["banker", "player", "tie"]
     code, _, err = run("--given", "winner == tie and winner == banker")
     assert code == 2 and "never holds" in err
+
+
+@pytest.mark.parametrize("condition", ["banker_total >= 6", "natural or margin == 0", "total_cards == 5 and winner != tie"])
+def test_deal_given_a_condition_equals_brute_force(run, condition):
+    """Mid-coup odds given a condition, against every ordering of the physical cards left in a
+    small suited shoe after the cards seen."""
+    seen = [Card("9", "S"), Card("5", "D")]
+    cards = {Card(rank, "S"): 1 for rank in RANKS} | {Card("5", "D"): 1, Card("2", "H"): 2}
+    left = dict(cards)
+    for card in seen:
+        left[card] -= 1
+    tally: Counter = Counter()
+    holds = parse_condition(condition)
+    remaining = physical_cards({card: count for card, count in left.items() if count})
+    for sequence in permutations(remaining, 4):
+        dealt = seen + [card for _, card in sequence]
+        ((_, player, banker),) = deal_physically(dealt)
+        features = coup_features(player, banker)
+        if holds(Columns({name: np.array([value]) for name, value in features.items()})).item():
+            tally[features["winner"]] += 1
+    shoe = ",".join(f"{card.rank}{card.suit.lower()}={count}" for card, count in cards.items())
+    code, out, _ = run("deal", "9S", "5D", "--shoe", shoe, "--given", condition)
+    assert code == 0
+    given_line = next(line for line in out.splitlines() if line.startswith("given "))
+    assert given_line.startswith(f"given {condition}: {sum(tally.values()):,} of {len(list(permutations(remaining, 4))):,} completions")
+    for index, name in enumerate(("banker", "player", "tie")):
+        row = next(line.split() for line in out.splitlines() if line.startswith(name + " "))
+        assert int(row[1].replace(",", "")) == tally[index]
 
 
 def test_counting_by_hands_and_by_sets(run):
