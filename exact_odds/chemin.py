@@ -12,7 +12,7 @@ probabilities: the banker's best reply is cell by cell ("additive" games, Foster
 Everything is exact: weighted counts of ordered 6-card sequences (value by value, falling
 factorials of the shoe's counts), then exact rational linear programming (zero-sum) or an
 exhaustive search of the equilibria's supports (bimatrix), and a certificate computed from the
-counts alone.
+counts alone. docs/chemin.md describes the models, the method and its limits.
 
 >>> from exact_odds.shoe import Shoe
 >>> solution = solve("A", Shoe.infinite())
@@ -544,7 +544,7 @@ class Search:
 
 
 def _cell_name(cell: Cell) -> str:
-    return f"({_key_text(cell.banker)}, {'stood' if cell.third is None else cell.third})"
+    return f"({key_text(cell.banker)}, {'stood' if cell.third is None else cell.third})"
 
 
 def equilibria(game: Game) -> Search:
@@ -798,7 +798,8 @@ def _point(side: str, key: Key, third: int | None) -> OptionPoint:
 # --- rendering ----------------------------------------------------------------------------------
 
 
-def _key_text(key: Key) -> str:
+def key_text(key: Key) -> str:
+    """A total as itself, two cards as "low,high"."""
     return str(key) if isinstance(key, int) else f"{key[0]},{key[1]}"
 
 
@@ -815,17 +816,17 @@ def _grid(solution: Solution) -> tuple[list[str], list[list[str]], list[str]]:
         punto = PUNTO_BANCO.mark("banker", _total(banker), None if third == "stood" else int(third))
         if 0 < draw < 1:
             mark = "M"
-            words.append(f"mixes at {_key_text(banker)} vs {third}: draws with probability {draw} ({_decimal(draw)})")
+            words.append(f"mixes at {key_text(banker)} vs {third}: draws with probability {draw} ({_decimal(draw)})")
         else:
             mark = "D" if draw else "S"
             if mark != punto:
-                words.append(f"{'draws' if draw else 'stands'} at {_key_text(banker)} vs {third} (Punto Banco {'stands' if draw else 'draws'})")
+                words.append(f"{'draws' if draw else 'stands'} at {key_text(banker)} vs {third} (Punto Banco {'stands' if draw else 'draws'})")
                 mark += "*"
         rows.setdefault(banker, {})[third] = mark
     header = (["banker"] if solution.model == "A" else ["total", "cards"]) + [str(third) for third in range(10)] + ["stood"]
     lines = []
     for banker, marks in rows.items():
-        label = [str(banker)] if isinstance(banker, int) else [str(_total(banker)), _key_text(banker)]
+        label = [str(banker)] if isinstance(banker, int) else [str(_total(banker)), key_text(banker)]
         lines.append(label + [marks[third] for third in range(10)] + [marks["stood"]])
     return header, lines, words
 
@@ -842,7 +843,7 @@ def _summary(solution: Solution) -> list[str]:
     else:
         lines.append(f"Value (player's expectation per coup): {solution.value} = {_decimal(solution.value)}")
     for key, share in solution.player.items():
-        lines.append(f"Player draws on {_key_text(key) if isinstance(key, tuple) else f'total {key}'} with probability {share} ({_decimal(share)})")
+        lines.append(f"Player draws on {key_text(key) if isinstance(key, tuple) else f'total {key}'} with probability {share} ({_decimal(share)})")
     if certificate.zero_sum:
         lines.append(f"Certificate: the player's strategy guarantees him {certificate.player_guarantees}; the banker's holds him to "
                      f"{certificate.banker_guarantees}; " + ("both equal the value" if certificate.holds else "NOT EQUAL"))
@@ -884,7 +885,7 @@ def _latex(solution: Solution, header: list[str], rows: list[list[str]], mixes: 
     lines = ["% " + line for line in _summary(solution)]
     lines.append(f"Value: ${frac(solution.value)} \\approx {_decimal(solution.value)}$.\\\\")
     for key, share in solution.player.items():
-        lines.append(f"Player draws on {_key_text(key)} with probability ${frac(share)} \\approx {_decimal(share)}$.\\\\")
+        lines.append(f"Player draws on {key_text(key)} with probability ${frac(share)} \\approx {_decimal(share)}$.\\\\")
     lines.append("\\begin{tabular}{" + "l" * (len(header) - 11) + "|" + "c" * 11 + "}")
     lines.append(" & ".join(header) + r" \\ \hline")
     lines += [" & ".join(row[: len(header) - 11] + [cell(mark) for mark in row[len(header) - 11:]]) + r" \\" for row in rows]
@@ -892,7 +893,7 @@ def _latex(solution: Solution, header: list[str], rows: list[list[str]], mixes: 
     lines.append(f"{legend.replace('*', '$^*$')}.\\\\")
     for banker, third, draw in solution.banker:
         if 0 < draw < 1:
-            lines.append(f"Banker mixes at {_key_text(banker)} vs {third}: draws with probability ${frac(draw)}$.\\\\")
+            lines.append(f"Banker mixes at {key_text(banker)} vs {third}: draws with probability ${frac(draw)}$.\\\\")
     return "\n".join(lines) + "\n"
 
 
@@ -905,8 +906,8 @@ def solution_record(solution: Solution) -> dict[str, object]:
         "commission": str(solution.commission),
         "value": str(solution.value),
         "banker_value": str(solution.banker_value),
-        "player": {_key_text(key): str(share) for key, share in solution.player.items()},
-        "banker": [{"banker": banker if isinstance(banker, int) else _key_text(banker), "player_third": third, "draw": str(draw)}
+        "player": {key_text(key): str(share) for key, share in solution.player.items()},
+        "banker": [{"banker": banker if isinstance(banker, int) else key_text(banker), "player_third": third, "draw": str(draw)}
                    for banker, third, draw in solution.banker],
         "certificate": {
             "player_guarantees": str(certificate.player_guarantees),

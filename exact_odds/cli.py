@@ -104,7 +104,7 @@ SHARED: dict[str, tuple[str, Callable[[F], F]]] = {
     "decks": ("shoe", click.option("--decks", type=DeckCount(), help="Number of 52-card decks (default 8), or inf: cards drawn with replacement.")),
     "shoe_spec": ("shoe", click.option("--shoe", "shoe_spec", metavar="COUNTS", help="Explicit composition, e.g. A=32,...,K=32 or per card 9h=7 (unnamed ranks count 0).")),
     "remove": ("shoe", click.option("--remove", metavar="CARDS", help='Cards taken out of the shoe, e.g. "5 5 K 9h".')),
-    "rules": ("rules", click.option("--rules", type=RuleSet(), help="Rule set: a preset (punto_banco, baccarat_gold) or a TOML rules file (default punto_banco).")),
+    "rules": ("rules", click.option("--rules", type=RuleSet(), help="Rule set: a preset (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) or a TOML rules file (default punto_banco).")),
     "policy": ("rules", click.option("--policy", multiple=True, metavar="SPEC", help="Choices at option points: player_on_5=draw|stand|P (P exact, e.g. 9/11), comma-separated.")),
     "commission": ("pays", click.option("--commission", type=Percentage(), help="Commission on a winning banker bet, percent (default: the rule set's, 5).")),
     "tie_pays": ("pays", click.option("--tie-pays", type=TiePay(), help="What the tie bet pays, to one (default: the rule set's, 8).")),
@@ -171,6 +171,14 @@ class Options:
 
             policy = with_optimal(self.rule_set(), policy, shoe if shoe is not None else self.shoe())
         return resolve(self.rule_set(), policy)
+
+    def decisions_for_every_shoe(self, command: str) -> Any:
+        """The decisions of a command that spans deck counts: ``--policy optimal``, solved for one
+        shoe, is refused there."""
+        if self.policy_given().base == "optimal":
+            raise InputError(f"--policy optimal is solved for one shoe and `{command}` spans deck counts: give the policy itself, "
+                             "or see `chemin-de-fer` (export writes its solution for each deck count)")
+        return self.decisions()
 
     def user_bets(self) -> Any:
         from .bets import bets_file
@@ -397,13 +405,16 @@ def verify(ctx: click.Context, data_file: str | None, source_text: str | None, b
 @click.option("--out", default="results", show_default=True, help="Folder to write (a new or empty folder, or one export wrote).")
 @click.option("--decks", "deck_text", metavar="LIST", help="Deck counts: 1-8 (default), 1,2,6, inf...")
 @click.option("--formulas/--no-formulas", default=True, show_default=True, help="Also write the closed forms in d (JSON and LaTeX).")
+@click.option("--chemin/--no-chemin", default=True, show_default=True,
+              help="Also write chemin de fer solved (models A, B2, B3; each deck count and inf; no commission and --commission) in chemin-de-fer/.")
 @click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only export's own files are replaced).")
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
-def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, force: bool, **local: Any) -> None:
+def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, chemin: bool, force: bool, **local: Any) -> None:
     """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms, an index
-    and a manifest (every catalog bet, or --bets; your --bets-file bets too). The folder is written
-    whole or not at all."""
+    and a manifest (every catalog bet, or --bets; your --bets-file bets too); and chemin de fer
+    solved as a game for each deck count and the infinite deck, as `chemin-de-fer --format json`
+    prints it, with a summary. The folder is written whole or not at all."""
     from .export import export_files, parse_deck_list
     from .files import FolderTarget
 
@@ -413,9 +424,9 @@ def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, 
         raise InputError("--decks is given both before and after `export`: give it once")
     decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
     bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
-    decisions = given_options.decisions()
+    decisions = given_options.decisions_for_every_shoe("export")
     with FolderTarget(out, force) as target:
-        files = export_files(decks, bets, decisions, progress_bar("exporting"), formulas)
+        files = export_files(decks, bets, decisions, progress_bar("exporting"), formulas, chemin)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n")
 
@@ -450,7 +461,7 @@ def formula(ctx: click.Context, bet_names_alias: str | None, fmt: str, solve: bo
         local["bet_names"] = bet_names_alias
     given_options = options(ctx, **local)
     bets, _ = given_options.bets(suits_known=True)
-    decisions = given_options.decisions()
+    decisions = given_options.decisions_for_every_shoe("formula")
     outcomes = outcome_formulas(decisions)
     expectations = expectation_formulas(bets, decisions)
     emit(json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n" if fmt == "json" else formulas_text(outcomes, expectations, fmt))
@@ -569,7 +580,7 @@ def report(ctx: click.Context, out: str, force: bool, shoes: int, seed: int, pen
     bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
     settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *sys.argv[1:]]),
                               report_date(), __version__, cores(), bets_text)
-    decisions = given_options.decisions(shoe)
+    decisions = given_options.decisions_for_every_shoe("report")
     pyplot("report")  # matplotlib draws the plots: checked before any work
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
     bar: Any = click.progressbar(length=simulated, label="simulating", file=sys.stderr) if simulated and sys.stderr.isatty() else contextlib.nullcontext()

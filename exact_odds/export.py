@@ -1,17 +1,21 @@
 """Exact tables for many deck counts, written to a folder (results/ in the repository).
 
 Per deck count, the outcome table and every catalog bet's return table in CSV, JSON (exact
-fraction strings) and Markdown; a summary of each bet's house edge by deck count; and an index.
+fraction strings) and Markdown; a summary of each bet's house edge by deck count; chemin de fer
+solved for each model and deck count (and the infinite deck) in ``chemin-de-fer/``; and an index.
 The same input always gives byte-identical files.
 
 >>> parse_deck_list("1-3,6,inf")
 [1, 2, 3, 6, 'inf']
+>>> percent_name(Fraction(5)), percent_name(Fraction(5, 2)), percent_name(Fraction(10, 3))
+('5', '2.5', '10-over-3')
 """
 
 import csv
 import io
 import json
 from collections.abc import Iterable, Iterator
+from fractions import Fraction
 from typing import Any
 
 from . import report
@@ -97,8 +101,62 @@ def formula_files(bets: list[Bet], analyses: dict[int | str, Analysis], decision
             "formulas.tex": formulas_latex(outcomes, expectations)}
 
 
-def export_files(deck_list: list[int | str], bets: list[Bet], decisions: Decisions, progress: Any = None, formulas: bool = True) -> dict[str, str]:
-    """Every table, by file name (an index, README.md, last). ``progress`` wraps the deck iterable."""
+CHEMIN = "chemin-de-fer"
+"""The subfolder of the chemin de fer solutions."""
+
+
+def percent_name(percent: Fraction) -> str:
+    """A percentage in a file name: its decimals when they end, else "n-over-d"."""
+    places = next((places for places in range(20) if (percent * 10**places).denominator == 1), None)
+    return f"{percent.numerator}-over-{percent.denominator}" if places is None else report.fixed(percent, places)
+
+
+def chemin_files(deck_list: list[int | str], commission: Fraction, progress: Any = None) -> dict[str, str]:
+    """Chemin de fer solved (:func:`exact_odds.chemin.solve`) for every model at each deck count
+    and the infinite deck, without commission and with ``commission`` percent (when not zero): one
+    JSON file each, as `chemin-de-fer --format json` prints it, and a summary (README.md)."""
+    from .chemin import MODELS, key_text, render, solve
+
+    decks_list = deck_list if "inf" in deck_list else [*deck_list, "inf"]
+    rates = [Fraction(0)] + ([commission] if commission else [])
+    cases = [(model, decks, rate) for rate in rates for model in MODELS for decks in decks_list]
+    files: dict[str, str] = {}
+    rows = []
+    for model, decks, rate in iterate(progress, cases):
+        solution = solve(model, shoe_of_decks(decks), rate / 100)
+        name = f"{model}-decks-{decks}" + (f"-commission-{percent_name(rate)}" if rate else "") + ".json"
+        files[f"{CHEMIN}/{name}"] = render(solution, "json")
+        player = "; ".join(f"{key_text(key)}: {share}" for key, share in solution.player.items())
+        mixes = [f"{key_text(banker)} vs {third}" for banker, third, draw in solution.banker if 0 < draw < 1]
+        rows.append([model, str(decks), f"{percent_name(rate)}%", str(solution.value), report.fixed(solution.value, 10),
+                     report.fixed(solution.banker_value, 10), player, f"{len(mixes)}: {', '.join(mixes)}" if mixes else "0",
+                     {True: "yes", False: "no", None: "not established"}[solution.unique],
+                     "holds" if solution.certificate.holds else "FAILS", f"[{name}]({name})"])
+    header = ["model", "decks", "commission", "player's payoff", "decimal", "banker's payoff", "player draws on 5 (probability)",
+              "banker mixes at", "unique", "certificate", "file"]
+    files[f"{CHEMIN}/README.md"] = "\n".join([
+        "# Chemin de fer solved exactly",
+        "",
+        "Written by `baccarat-odds export`; do not edit by hand. Each JSON file is what",
+        "`baccarat-odds chemin-de-fer --model MODEL --decks DECKS [--commission PCT] --format json` prints.",
+        "Models: A (Kemeny and Snell: each side sees his total), B2 (Downton and Lockwood: the banker sees",
+        "his two cards), B3 (Ethier and Gamez: each side sees his two cards); decks inf: cards drawn with",
+        "replacement. Payoffs are per coup; without commission the player's payoff is the value of the",
+        "game, with a commission on the banker's wins it is a Nash equilibrium's. The player draws on 5",
+        "(by total, or under B3 by his two cards) with the probability shown; the banker mixes at the cells",
+        "named (his total or two cards vs the player's third card, or stood) and plays pure elsewhere.",
+        "The certificate recomputes both sides' best replies from the payoffs alone.",
+        "",
+        grid(rows, header, markdown=True),
+        "",
+    ])
+    return files
+
+
+def export_files(deck_list: list[int | str], bets: list[Bet], decisions: Decisions, progress: Any = None, formulas: bool = True,
+                 chemin: bool = True) -> dict[str, str]:
+    """Every table, by file name (an index, README.md, last). ``progress`` wraps the deck iterable
+    (and the chemin de fer cases)."""
     analyses: dict[int | str, Analysis] = {}
     files: dict[str, str] = {}
     for decks in iterate(progress, deck_list):
@@ -109,6 +167,8 @@ def export_files(deck_list: list[int | str], bets: list[Bet], decisions: Decisio
     files.update(summary_files(analyses))
     if formulas:
         files.update(formula_files(bets, analyses, decisions))
+    if chemin:
+        files.update(chemin_files(deck_list, decisions.rules.commission, progress))
     files["README.md"] = index_text(deck_list, list(files), decisions)
     return files
 
@@ -138,6 +198,10 @@ def index_text(deck_list: list[int | str], written: list[str], decisions: Decisi
             lines.append(f"| [{name}]({name}) | {what}: outcome table, every bet's return table ({suffix}) |")
         elif name.startswith("formulas"):
             lines.append(f"| [{name}]({name}) | closed forms in the number of decks d, with limits as d -> oo |")
+        elif name == f"{CHEMIN}/README.md":
+            lines.append(f"| [{CHEMIN}/]({name}) | chemin de fer solved exactly as a game: models A, B2, B3, each deck count and the infinite deck |")
+        elif name.startswith(f"{CHEMIN}/"):
+            continue
         else:
             lines.append(f"| [{name}]({name}) | house edge of every bet by deck count |")
     return "\n".join(lines) + "\n"

@@ -4,7 +4,8 @@ A folder of results is written whole into a fresh folder beside the target and m
 (the old one moved aside in the same instant, Ctrl-C deferred); a target holding files that were
 not written by us is refused unless forced, and even then only our own files are replaced, never
 through a symbolic link. A single file (a plot) is written beside its path and renamed over it.
-A manifest (``manifest.json``) lists what was written, with each file's SHA-256.
+A manifest (``manifest.json``) lists what was written, with each file's SHA-256; a name may hold
+subfolders (``chemin-de-fer/A-decks-1.json``).
 """
 
 import hashlib
@@ -51,13 +52,49 @@ def _umask() -> int:
     return mask
 
 
+def _inside(name: object) -> bool:
+    """A relative path below the folder: parts joined by "/", none empty, "." or ".."."""
+    return isinstance(name, str) and all(part not in ("", ".", "..") for part in name.split("/"))
+
+
 def _ours(folder: Path) -> set[str]:
-    """The files a manifest in ``folder`` says we wrote (and the manifest)."""
+    """The files a manifest in ``folder`` says we wrote (and the manifest); names that would reach
+    outside the folder are ignored."""
     try:
         listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
-        return set(listed) | {MANIFEST} if isinstance(listed, dict) else set()
+        return {name for name in listed if _inside(name)} | {MANIFEST} if isinstance(listed, dict) else set()
     except (OSError, ValueError, KeyError, TypeError):
         return set()
+
+
+def _foreign(folder: Path, ours: set[str]) -> list[str]:
+    """What ``folder`` holds that we did not write: entries not in ``ours`` (a folder of ours is
+    a real folder, never a link, and is looked into; a file of ours is not a folder)."""
+    folders = {name.rsplit("/", count)[0] for name in ours for count in range(1, name.count("/") + 1)}
+    found = []
+    pending = [(folder, "")]
+    while pending:
+        current, prefix = pending.pop()
+        for entry in current.iterdir():
+            name = prefix + entry.name
+            real_folder = entry.is_dir() and not entry.is_symlink()
+            if real_folder and name in folders:
+                pending.append((entry, name + "/"))
+            elif real_folder or name not in ours:
+                found.append(name)
+    return sorted(found)
+
+
+def _writable(root: Path, name: str) -> bool:
+    """``name`` can be replaced or removed under ``root`` without following a link: every folder
+    on the way is a real folder (or not there yet), and ``name`` itself is not a folder."""
+    path = root
+    for part in name.split("/")[:-1]:
+        path = path / part
+        if path.is_symlink() or (path.exists() and not path.is_dir()):
+            return False
+    target = root / name
+    return target.is_symlink() or not target.is_dir()
 
 
 class FolderTarget:
@@ -74,8 +111,7 @@ class FolderTarget:
             raise InputError(f"{option} {shown(path)} is not a folder")
         self.foreign: list[str] = []
         if self.path.is_dir():
-            ours = _ours(self.path)
-            self.foreign = sorted(entry.name for entry in self.path.iterdir() if entry.name not in ours)
+            self.foreign = _foreign(self.path, _ours(self.path))
             if self.foreign and not force:
                 listed = ", ".join(self.foreign[:3]) + (f" and {len(self.foreign) - 3} more" if len(self.foreign) > 3 else "")
                 raise InputError(f"{option} {shown(path)} holds files this command did not write ({listed}): "
@@ -101,6 +137,7 @@ class FolderTarget:
         """Write ``files`` (name: text) and a manifest, then put them in place."""
         try:
             for name, text in files.items():
+                (self.staging / name).parent.mkdir(parents=True, exist_ok=True)
                 (self.staging / name).write_text(text, encoding="utf-8")
             manifest = {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in sorted(files.items())}
             (self.staging / MANIFEST).write_text(json.dumps({"files": manifest}, indent=2) + "\n", encoding="utf-8")
@@ -123,12 +160,22 @@ class FolderTarget:
             shutil.rmtree(aside, ignore_errors=True)
 
     def _replace_ours(self, names: list[str]) -> None:
-        stale = _ours(self.path) - set(names)
+        blocked = next((name for name in names if not _writable(self.path, name)), None)
+        if blocked is not None:
+            raise InputError(f"cannot write {shown(str(self.path / blocked))}: a file, folder or link of yours is in the way")
+        stale = sorted(name for name in _ours(self.path) - set(names) if _writable(self.path, name))
         with interrupts_deferred():
             for name in names:
+                (self.path / name).parent.mkdir(parents=True, exist_ok=True)
                 os.replace(self.staging / name, self.path / name)  # replaces a link, never follows it
             for name in stale:
                 (self.path / name).unlink(missing_ok=True)
+            for name in stale:
+                for parent in list((self.path / name).relative_to(self.path).parents)[:-1]:
+                    try:
+                        (self.path / parent).rmdir()  # only when we emptied it
+                    except OSError:
+                        break
 
     def discard(self) -> None:
         """Remove the staging folder (whatever was not moved into place)."""

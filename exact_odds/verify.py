@@ -5,6 +5,8 @@
 (Fraction(53, 50), 2, True)
 >>> matches(printed, Fraction(10579, 1000000))
 True
+>>> parse_matrix_size("2^5 x 2^484"), matrix_size_text((1, 88))
+((5, 484), '2 x 2^88')
 """
 
 import re
@@ -41,7 +43,11 @@ SIMULATED = {
     "perfect_gain_per_shoe": "gain_per_shoe",
 }
 """Measures of a counting simulation, and the estimate of :func:`exact_odds.simulate.estimates` each reads."""
-MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal", *SIMULATED)
+MATRIX_SIZE = "matrix_size"
+"""The measure of a game's size: player's x banker's pure strategies, as 2^(option points of each side)."""
+MATRIX_SIZE_FIELDS = ("id", "measure", "decks", "value", "rules", "printed_as", "source", "url", "author", "note", "known_wrong")
+MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal", MATRIX_SIZE,
+            *SIMULATED)
 TEXT_FIELDS = ("id", "measure", "bet", "when", "given", "unordered", "value", "printed_as", "source", "url", "author", "note", "known_wrong",
                "rank", "rules", "policy", "tags", "count", "penetration")
 SIMULATION_FIELDS = ("tags", "threshold", "count", "penetration", "burn", "coups_after_cut", "shoes", "seed")
@@ -74,6 +80,20 @@ def parse_printed(text: str) -> Printed:
         raise InputError(f"cannot read the printed figure {text!r}")
     places = len(number.split(".")[1]) if "." in number else (0 if percent else None)
     return Printed(Fraction(number), places, percent)
+
+
+def parse_matrix_size(text: str) -> tuple[int, int]:
+    """A game's size as ``P x B``, each side 1, 2 or 2^n (pure strategies): the two exponents."""
+    match = re.fullmatch(r"(1|2|2\^[1-9]\d{0,5}) x (1|2|2\^[1-9]\d{0,5})", text)
+    if match is None:
+        raise InputError(f"cannot read the matrix size {text!r} (expected player x banker pure strategies as powers of 2, e.g. \"2 x 2^88\")")
+    player, banker = (0 if side == "1" else 1 if side == "2" else int(side[2:]) for side in match.groups())
+    return player, banker
+
+
+def matrix_size_text(exponents: tuple[int, int]) -> str:
+    """The exponents of a game's size written as :func:`parse_matrix_size` reads them."""
+    return " x ".join("1" if exponent == 0 else "2" if exponent == 1 else f"2^{exponent}" for exponent in exponents)
 
 
 def matches(printed: Printed, exact: Fraction, count: bool = True) -> bool:
@@ -147,8 +167,10 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
             raise InputError(f"{where}: {field} must be a string, not {shown(record[field])}")
     fields = dict(record)
     decks = fields["decks"]
-    if decks != "inf" and (isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS):
-        raise InputError(f"{where}: decks must be a whole number of decks from 1 to {MAX_DECKS:,}, or \"inf\", not {shown(decks)}")
+    structural = fields["measure"] == MATRIX_SIZE
+    if decks != "inf" and not (structural and decks == "any") and (isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS):
+        words = '"inf" or "any" (a game\'s size holds for every shoe)' if structural else '"inf"'
+        raise InputError(f"{where}: decks must be a whole number of decks from 1 to {MAX_DECKS:,}, or {words}, not {shown(decks)}")
     if "hand_pairs" in fields and not isinstance(fields["hand_pairs"], bool):
         raise InputError(f"{where}: hand_pairs must be true or false, not {shown(fields['hand_pairs'])}")
     if "removed" in fields:
@@ -164,6 +186,9 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
         raise InputError(f"{where}: unknown measure {shown(measure)} (expected one of {', '.join(MEASURES)})")
     if measure in SIMULATED:
         _check_simulation(fields, where)
+    elif structural:
+        _check_matrix_size(fields, where)
+        return Figure(**fields)
     elif set(fields) & set(SIMULATION_FIELDS):
         raise InputError(f"{where}: {sorted(set(fields) & set(SIMULATION_FIELDS))[0]} belongs to simulation measures ({', '.join(SIMULATED)})")
     if measure in ("combinations", "probability") and "when" not in fields:
@@ -196,6 +221,19 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
     except InputError as error:
         raise InputError(f"{where}: {error}") from None
     return Figure(**fields)
+
+
+def _check_matrix_size(fields: dict[str, Any], where: str) -> None:
+    """A matrix_size record: a rule set and a size; nothing about bets, cards or simulations."""
+    extra = sorted(set(fields) - set(MATRIX_SIZE_FIELDS))
+    if extra:
+        raise InputError(f"{where}: {MATRIX_SIZE} takes no `{extra[0]}`")
+    if fields.get("rules", "punto_banco") not in PRESETS:
+        raise InputError(f"{where}: rules must be one of {', '.join(PRESETS)}, not {shown(fields['rules'])}")
+    try:
+        parse_matrix_size(fields["value"])
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
 
 
 def _whole(fields: dict[str, Any], name: str, where: str, low: int, high: int) -> None:
@@ -269,6 +307,8 @@ class Check:
     exact: Fraction | None
     verdict: str
     estimate: Estimate | None = None
+    size: str = ""
+    """For a matrix size: ours, written as the record writes it."""
 
     @property
     def failed(self) -> bool:
@@ -372,6 +412,13 @@ class Calculator:
         scale = float(Fraction(figure.scale))
         return Estimate(estimate.value * scale, estimate.standard_error * abs(scale))
 
+    @staticmethod
+    def matrix_size(figure: Figure) -> tuple[int, int]:
+        """The exponents of the game's size: the option points of each side of the rule set."""
+        points = PRESETS[figure.rules].option_points()
+        player = sum(point.side == "player" for point in points)
+        return player, len(points) - player
+
     def exact(self, figure: Figure) -> Fraction:
         if figure.measure == "effect_of_removal":
             return self.effect_of_removal(figure)
@@ -397,7 +444,12 @@ def within(printed: Printed, estimate: Estimate, errors: int = STANDARD_ERRORS) 
 def check(figure: Figure, calculator: Calculator) -> Check:
     exact: Fraction | None = None
     estimate: Estimate | None = None
-    if figure.simulated:
+    size = ""
+    if figure.measure == MATRIX_SIZE:
+        exponents = calculator.matrix_size(figure)
+        size = matrix_size_text(exponents)
+        ok = parse_matrix_size(figure.value) == exponents
+    elif figure.simulated:
         estimate = calculator.simulated(figure)
         ok = within(parse_printed(figure.value), estimate)
     else:
@@ -407,7 +459,7 @@ def check(figure: Figure, calculator: Calculator) -> Check:
         verdict = "stale mark: matches" if ok else "known-wrong"
     else:
         verdict = "ok" if ok else "mismatch"
-    return Check(figure, exact, verdict, estimate)
+    return Check(figure, exact, verdict, estimate, size)
 
 
 def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
@@ -420,6 +472,8 @@ def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
     from .report import fixed
 
     def decimal(check: Check) -> str:
+        if check.size:
+            return check.size
         printed = parse_printed(check.figure.value)
         if check.estimate is not None:
             factor, sign = (100, "%") if printed.percent else (1, "")
@@ -431,6 +485,8 @@ def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
         return fixed(check.exact * (100 if printed.percent else 1), printed.places + 3) + ("%" if printed.percent else "")
 
     def exact_cell(check: Check) -> str:
+        if check.size:
+            return check.size
         if check.exact is None:
             return f"simulated, {check.figure.shoes:,} shoes"
         return str(check.exact) if len(str(check.exact)) <= 40 else "(see --format json)"
@@ -454,7 +510,7 @@ def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
                 "when": check.figure.when,
                 "decks": check.figure.decks,
                 "published": check.figure.value,
-                "computed": None if check.exact is None else str(check.exact),
+                "computed": check.size or (None if check.exact is None else str(check.exact)),
                 **({"simulated": {"value": check.estimate.value, "standard_error": check.estimate.standard_error,
                                   "shoes": check.figure.shoes, "seed": check.figure.seed}} if check.estimate else {}),
                 "verdict": check.verdict,

@@ -388,17 +388,11 @@ def test_linear_algebra() -> None:
     assert result is not None and result[0] == 2 and sum(result[1]) == 2 and result[1][0] <= Fraction(1, 2)
 
 
-def test_figure_records_match_the_rule_sets() -> None:
-    """chemin_figures.toml: the game sizes printed in the abstracts are the option points of the
-    rule sets (2^player points x 2^banker points)."""
-    import tomllib
-    from pathlib import Path
 
-    records = tomllib.loads((Path(__file__).parent.parent / "chemin_figures.toml").read_text(encoding="utf-8"))["figure"]
-    assert len(records) == 5
-    for record in records:
-        assert record["measure"] == "matrix_size"
-        points = MODELS[record["model"]].option_points()
-        sides = [sum(point.side == side for point in points) for side in ("player", "banker")]
-        shown = [f"2^{count}" if count > 1 else "2" for count in sides]
-        assert record["value"] == f"{shown[0]} x {shown[1]}"
+@pytest.mark.parametrize("command", [["export", "--out", "{tmp}/out"], ["formula"], ["report", "--out", "{tmp}/report"]])
+def test_optimal_policy_is_refused_where_a_command_spans_deck_counts(command: list[str], run, tmp_path) -> None:
+    """An optimal policy is solved for one shoe: tables for other deck counts under it would not be optimal."""
+    code, out, err = run("--rules", "chemin_de_fer_b2", "--policy", "optimal", *(arg.replace("{tmp}", str(tmp_path)) for arg in command))
+    assert (code, out) == (2, "")
+    assert err.startswith("baccarat-odds: error: --policy optimal is solved for one shoe") and len(err.splitlines()) == 1
+    assert list(tmp_path.iterdir()) == []

@@ -472,6 +472,7 @@ def test_third_card_suit_bet_answers_quickly(tmp_path):
 
 HOUSE_EDGE = 'id = "x"\nmeasure = "house_edge"\nbet = "banker"\nvalue = "1.06%"\nsource = "s"\nurl = "u"\n'
 EOR = 'id = "x"\nmeasure = "effect_of_removal"\nbet = "banker"\nrank = "T"\nvalue = "188"\nscale = "10000000"\nsource = "s"\nurl = "u"\n'
+MATRIX_SIZE = 'id = "x"\nmeasure = "matrix_size"\nrules = "chemin_de_fer_b2"\nvalue = "2 x 2^484"\nsource = "s"\nurl = "u"\n'
 
 
 def figure(body: str) -> dict[str, str]:
@@ -533,6 +534,19 @@ VERIFY_CASES = [
                                 'source = "s"\nurl = "u"\ndecks = 1\n'), REFUSE, id="hand_pairs-with-a-coup-feature"),
     pytest.param(VERIFY, figure('id = "x"\nmeasure = "combinations"\nwhen = "banker_third_card == 3"\nhand_pairs = true\n'
                                 'value = "1"\nsource = "s"\nurl = "u"\ndecks = 1\n'), REFUSE, id="hand_pairs-with-a-third-card"),
+    pytest.param(VERIFY, figure(MATRIX_SIZE + 'decks = "any"\n'), Answer(lambda out, cli: None), id="matrix-size-control"),
+    *(pytest.param(VERIFY, figure(MATRIX_SIZE.replace('"2 x 2^484"', f'"{size}"') + 'decks = "any"\n'), REFUSE, id=f"matrix-size-{size}")
+      for size in ("2x2^484", "2 X 2^484", "2 × 2^484", "2 x 2^0484", "3 x 2^484", "2 x 2^", "2 x 2^0", "2 x 2^1234567", "2 x 4^242",
+                   "2 x 2^484 x 2", " 2 x 2^484", "2 x 2**484", "2 x 2^-1", "2 x 2^٤٨٤")),
+    pytest.param(VERIFY, figure(MATRIX_SIZE + 'decks = "some"\n'), REFUSE, id="matrix-size-decks-some"),
+    pytest.param(VERIFY, figure(MATRIX_SIZE + "decks = 0\n"), REFUSE, id="matrix-size-decks-0"),
+    pytest.param(VERIFY, figure(MATRIX_SIZE + 'decks = "any"\nbet = "banker"\n'), REFUSE, id="matrix-size-with-a-bet"),
+    pytest.param(VERIFY, figure(MATRIX_SIZE + 'decks = "any"\nshoes = 10\n'), REFUSE, id="matrix-size-with-shoes"),
+    pytest.param(VERIFY, figure(MATRIX_SIZE.replace("chemin_de_fer_b2", "chemin_de_fer_c") + 'decks = "any"\n'), REFUSE,
+                 id="matrix-size-unknown-rules"),
+    pytest.param(VERIFY, figure(MATRIX_SIZE.replace('rules = "chemin_de_fer_b2"\n', "rules = 2\n") + 'decks = "any"\n'), REFUSE,
+                 id="matrix-size-rules-an-integer"),
+    pytest.param(VERIFY, figure(HOUSE_EDGE + 'decks = "any"\n'), REFUSE, id="decks-any-for-a-house-edge"),
     pytest.param(VERIFY, {"figures.toml": "figure = 3\n"}, REFUSE, id="figure-an-integer"),
     pytest.param(VERIFY, {"figures.toml": "figure = [1, 2]\n"}, REFUSE, id="figure-a-list-of-integers"),
     pytest.param(VERIFY, {"figures.toml": ""}, REFUSE, id="empty-file"),
@@ -618,7 +632,7 @@ def test_deal_an_empty_card_argument(cli, tmp_path, monkeypatch):
 # export --out: refused before any work, the user's files untouched, nothing left behind
 # ---------------------------------------------------------------------------------------------
 
-EXPORT = ["export", "--decks", "1", "--no-formulas", "--bets", "banker"]
+EXPORT = ["export", "--decks", "1", "--no-formulas", "--no-chemin", "--bets", "banker"]
 
 
 def test_export_out_empty_never_writes_into_the_current_folder(cli, tmp_path, monkeypatch):
@@ -705,7 +719,7 @@ def test_export_to_a_symlinked_folder_leaves_its_files_alone(cli, tmp_path, monk
 def test_export_deck_lists(cli, tmp_path, monkeypatch, decks):
     """Refused at once (a long range must not start computing), nothing written."""
     expect = REFUSE if decks != "1,1,1" else Answer(lambda out, cli: None, or_refuse=True)
-    args = ["export", "--decks", decks, "--no-formulas", "--bets", "banker", "--out", "{tmp}/results"]
+    args = ["export", "--decks", decks, "--no-formulas", "--no-chemin", "--bets", "banker", "--out", "{tmp}/results"]
     if expect == REFUSE:
         run_case(cli, tmp_path, monkeypatch, args, {}, REFUSE)
     else:
@@ -1075,11 +1089,14 @@ def figure_records(draw) -> dict:
     """A valid [[figure]] record of a random measure, then up to two fields replaced by random values
     of any type, or dropped (and sometimes a field the format does not know)."""
     measure = draw(st.sampled_from(["house_edge", "combinations", "probability", "expected_value", "effect_of_removal",
-                                    "house_edge_excluding_pushes"]))
+                                    "house_edge_excluding_pushes", "matrix_size"]))
     record: dict = {"id": draw(st.sampled_from(["a", "b", "c"])), "measure": measure,
                     "decks": draw(st.sampled_from([1, 2] if measure == "effect_of_removal" else [1, 2, "inf"])),
                     "value": draw(PRINTED), "source": "s", "url": "u"}
-    if measure in ("combinations", "probability"):
+    if measure == "matrix_size":
+        record.update({"decks": draw(st.sampled_from([1, "inf", "any"])), "value": draw(st.sampled_from(["2 x 2^88", "2^5 x 2^484", "1 x 1", "2x2"])),
+                       "rules": draw(st.sampled_from(["chemin_de_fer_a", "chemin_de_fer_b3", "punto_banco"]))})
+    elif measure in ("combinations", "probability"):
         record["when"] = draw(conditions)
         record["hand_pairs"] = draw(st.booleans())
     else:
@@ -1088,7 +1105,7 @@ def figure_records(draw) -> dict:
         record["rank"] = draw(st.sampled_from(["T", "K", "5", "10", "a"]))
         record["removed"] = draw(st.integers(1, 4))
         record["scale"] = draw(st.sampled_from(["10000000", "1", "100", 1000]))
-    if draw(st.booleans()):
+    if measure != "matrix_size" and draw(st.booleans()):
         record.update({"rules": "baccarat_gold", "policy": draw(st.sampled_from(["player_on_5=draw", "player_on_5=1/3"]))})
     for field in draw(st.lists(st.sampled_from(FIGURE_FIELDS), min_size=(mutations := draw(st.sampled_from([0, 0, 1, 1, 2]))),
                                max_size=mutations)):

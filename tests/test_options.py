@@ -114,7 +114,7 @@ def test_user_bets_reach_eor_formula_export_and_verify(tmp_path, run, user_bets)
     assert code == 0 and "banker_seven" in json.loads(out)["bets"]
     code, out, _ = run("formula", "--bets-file", user_bets, "--bets", "banker_seven", "--format", "json")
     assert code == 0 and "banker_seven" in json.loads(out)["bets"]
-    code, out, _ = run("export", "--bets-file", user_bets, "--bets", "banker,banker_seven", "--decks", "1", "--out", str(tmp_path / "out"), "--no-formulas")
+    code, out, _ = run("export", "--bets-file", user_bets, "--bets", "banker,banker_seven", "--decks", "1", "--out", str(tmp_path / "out"), "--no-formulas", "--no-chemin")
     assert code == 0 and "banker_seven" in (tmp_path / "out" / "decks-1.json").read_text()
     exact = analyze(Shoe.decks(1), list(load_bets(BANKER_SEVEN, "t").values())).bets[0].house_edge
     figures = tmp_path / "figures.toml"

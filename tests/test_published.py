@@ -85,3 +85,23 @@ def test_a_stale_known_wrong_mark_is_reported(tmp_path, capsys):
         main(["verify", "--data", str(path)])
     assert exit_info.value.code == 0
     assert "stale mark: matches" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("size", ["2 x 2^483", "2^5 x 2^484", "1 x 2^484", "2 x 2^485"])
+def test_a_wrong_matrix_size_is_a_mismatch(tmp_path, capsys, size):
+    """Model B2 is a 2 x 2^484 game (Ethier and Gamez 2013): any other size is reported."""
+    path = tmp_path / "published.toml"
+    path.write_text(f'[[figure]]\nid = "x"\nmeasure = "matrix_size"\nrules = "chemin_de_fer_b2"\ndecks = "any"\nvalue = "{size}"\n'
+                    'source = "s"\nurl = "u"\n')
+    with pytest.raises(SystemExit) as exit_info:
+        main(["verify", "--data", str(path), "--format", "json"])
+    import json
+
+    data = json.loads(capsys.readouterr().out)
+    assert exit_info.value.code == 1
+    assert [(record["verdict"], record["published"], record["computed"]) for record in data["figures"]] == [("mismatch", size, "2 x 2^484")]
+
+
+def test_the_chemin_de_fer_sizes_are_recorded():
+    sizes = {(figure.rules, figure.value) for figure in FIGURES if figure.measure == "matrix_size"}
+    assert sizes == {("chemin_de_fer_a", "2 x 2^88"), ("chemin_de_fer_b2", "2 x 2^484"), ("chemin_de_fer_b3", "2^5 x 2^484")}
