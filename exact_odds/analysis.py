@@ -20,8 +20,8 @@ from .conditions import Condition, parse_condition
 from .errors import InputError
 from .distribution import Distribution
 from .enumerator import enumerate_cards, enumerate_coups
-from .features import COUNTED, FIRST_CARDS, Array, Columns, Granularity, Levels, feature_kind, merge_levels
-from .tables import tracked_key
+from .features import FIRST_CARDS, Array, Columns, Levels, feature_kind, merge_levels
+from .tables import Tracked, tracked_key
 from .policy import Decisions, Policy, decisions_of
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
@@ -157,8 +157,8 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BA
     """The outcome table of ``shoe`` and the return table of each bet, under ``rules`` with their
     choices fixed by ``policy`` (and, with ``given``, conditional on that condition).
 
-    Bets that read the coup share one enumeration of it; a bet that reads only the first cards (the
-    pair bets) settles on those cards alone, counted as ordered draws of those cards (``unordered``:
+    Bets that read the coup at the same card slots and granularities (none, for most) share one
+    enumeration of it; a bet that reads only the first cards (the pair bets) settles on those cards alone, counted as ordered draws of those cards (``unordered``:
     by hands or by sets of cards, as sources that count them so do). Given a
     condition, every bet is settled on the coups where it holds (counted as 6-card sequences).
     """
@@ -166,26 +166,15 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BA
     engine = engine or default_engine()
     if given is not None:
         return _conditional(shoe, bets, decisions, engine, parse_condition(given) if isinstance(given, str) else given)
-    coup_groups: dict[str, list[Bet]] = {"plain": []}
-    card_members: dict[tuple[tuple[str, Granularity], ...], list[Bet]] = {}
+    coup_members: dict[Tracked, list[Bet]] = {(): []}
+    card_members: dict[Tracked, list[Bet]] = {}
     for bet in bets:
-        if bet.needs_coup:
-            coup_groups.setdefault(coup_group(bet), []).append(bet)
-        else:
-            card_members.setdefault(tracked_key(bet.card_slots), []).append(bet)
-    coups = {group: engine.coups(shoe, decisions, merge_levels(*(bet.card_slots for bet in members)), tuple(members)) for group, members in coup_groups.items()}
+        (coup_members if bet.needs_coup else card_members).setdefault(tracked_key(bet.card_slots), []).append(bet)
+    coups = {key: engine.coups(shoe, decisions, dict(key), tuple(members)) for key, members in coup_members.items()}
     card_tables = {key: engine.cards(shoe, dict(key), tuple(members)) for key, members in card_members.items()}
-    results = tuple(return_table(bet, coups[coup_group(bet)]) if bet.needs_coup else unordered_table(bet, card_tables[tracked_key(bet.card_slots)], unordered)
+    results = tuple(return_table(bet, coups[tracked_key(bet.card_slots)]) if bet.needs_coup else unordered_table(bet, card_tables[tracked_key(bet.card_slots)], unordered)
                     if unordered else return_table(bet, card_tables[tracked_key(bet.card_slots)]) for bet in bets)
-    return Analysis(shoe, decisions, coups["plain"].outcome_counts(), coups["plain"].total, results)
-
-
-def coup_group(bet: Bet) -> str:
-    """Which coup table a bet is settled on: ``plain`` (value features only), ``counts`` (counts of
-    cards as well), or ``slots`` (card slots read): each kind is cheapest on its own table."""
-    if not bet.card_slots:
-        return "plain"
-    return "counts" if all(slot.startswith(COUNTED) for slot in bet.card_slots) else "slots"
+    return Analysis(shoe, decisions, coups[()].outcome_counts(), coups[()].total, results)
 
 
 HANDS = (("player_card1", "player_card2"), ("banker_card1", "banker_card2"))

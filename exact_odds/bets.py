@@ -13,7 +13,7 @@ import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from collections.abc import Iterator, Mapping, MutableMapping
+from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from math import lcm
 from pathlib import Path
 
@@ -239,14 +239,16 @@ def bets_file(path: str) -> dict[str, Bet]:
 MAIN_BETS = ("banker", "player", "tie")
 
 
-def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_known: bool) -> tuple[list[Bet], list[str]]:
-    """The bets named by ``--bets`` (comma-separated names or ``all``) and a list of notes.
+def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_known: bool, own: Sequence[str] = ()) -> tuple[list[Bet], list[str]]:
+    """The bets named by ``--bets`` (comma-separated names or ``all``) and a list of notes; without
+    ``--bets``, the main bets and the user's ``own`` bets (those of ``--bets-file``).
 
-    ``all`` leaves out bets on suits when the shoe does not know suits, and says so.
+    ``all`` leaves out bets on suits when the shoe does not know suits, and says so; a bet named, or
+    one of the user's own, that reads suits is refused on such a shoe.
     """
     notes = []
     if names is None:
-        chosen = [name for name in MAIN_BETS if name in available]
+        chosen = [name for name in MAIN_BETS if name in available] + list(own)
     elif names.strip().lower() == "all":
         chosen = list(available)
         suited = [name for name in chosen if available[name].needs_suits]
@@ -257,6 +259,7 @@ def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_kn
         chosen = [name.strip().lower() for name in names.split(",") if name.strip()]
         if not chosen:
             raise InputError("--bets is empty (give names separated by commas, or all)")
+    if names is None or names.strip().lower() != "all":
         for name in chosen:
             if name not in available:
                 raise InputError(f"unknown bet {name!r} (see `baccarat-odds bets` for the catalog)")

@@ -108,7 +108,7 @@ SHARED: dict[str, tuple[str, Callable[[F], F]]] = {
     "policy": ("rules", click.option("--policy", multiple=True, metavar="SPEC", help="Choices at option points: player_on_5=draw|stand|P (P exact, e.g. 9/11), comma-separated.")),
     "commission": ("pays", click.option("--commission", type=Percentage(), help="Commission on a winning banker bet, percent (default: the rule set's, 5).")),
     "tie_pays": ("pays", click.option("--tie-pays", type=TiePay(), help="What the tie bet pays, to one (default: the rule set's, 8).")),
-    "bet_names": ("bets", click.option("--bets", "bet_names", metavar="NAMES", help="Bets: names separated by commas, or all (default banker,player,tie).")),
+    "bet_names": ("bets", click.option("--bets", "bet_names", metavar="NAMES", help="Bets: names separated by commas, or all (default banker,player,tie and the bets of --bets-file).")),
     "bets_file": ("bets_file", click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets (same format as the catalog).")),
 }
 """Options shared by the commands: (group, click option)."""
@@ -193,9 +193,11 @@ class Options:
         return available_bets(self.rule_set(), self.user_bets())
 
     def bets(self, suits_known: bool) -> tuple[list[Any], list[str]]:
-        from .bets import select_bets
+        """The bets of --bets; without it, banker, player, tie and the bets of --bets-file."""
+        from .bets import available_bets, select_bets
 
-        return select_bets(self.available(), self.bet_names, suits_known)
+        own = self.user_bets()
+        return select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()))
 
 
 def options(ctx: click.Context, **local: Any) -> Options:

@@ -9,7 +9,6 @@ events.
 """
 
 from dataclasses import dataclass, field
-from functools import cached_property
 
 import numpy as np
 
@@ -22,21 +21,15 @@ from .tables import Table
 @dataclass(frozen=True, eq=False)
 class EventBasis:
     """The events a set of bets separates on one table: each event's pay-table line for every bet
-    (then the winner, when asked), a row of the table that stands for it, and the table's entries
-    regrouped by event."""
+    (then the winner, when asked), the table's columns at a row that stands for each event, and
+    the table's entries regrouped by event. (It refers to no table: kept with one, it leaves no
+    cycle that would outlive it.)"""
 
-    table: Table
     bets: tuple[Bet, ...]
     lines: Array  # (events, bets [+ 1])
-    representatives: Array  # (events,) a row of each event
+    columns: Columns
     entries: Entries
     settlements: dict[int, tuple[object, Array]] = field(default_factory=dict, repr=False)
-
-    @cached_property
-    def columns(self) -> Columns:
-        """The table's columns at the events' representative rows."""
-        columns = self.table.columns
-        return Columns({name: column[self.representatives] for name, column in columns.items()}, columns.levels)
 
 
 def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:
@@ -48,18 +41,18 @@ def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> Ev
     weight = np.zeros(len(keys), dtype=table.entry_weight.dtype)
     np.add.at(weight, index, table.entry_weight)
     event, multiset = np.divmod(keys, len(table.multisets))
-    basis = EventBasis(table, bets, events, representatives, Entries(table.factors, multiset, event, weight, len(events)))
+    columns = Columns({name: column[representatives] for name, column in table.columns.items()}, table.columns.levels)
+    basis = EventBasis(bets, events, columns, Entries(table.factors, multiset, event, weight, len(events)))
     basis.settlements.update({id(bet): (bet, np.ascontiguousarray(events[:, position])) for position, bet in enumerate(bets)})
     return basis
 
 
-_BASES: dict[tuple[int, tuple[int, ...], bool], EventBasis] = {}
-
-
 def cached_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:
-    """:func:`event_basis`, kept for the same table and bets (the basis keeps them alive, so their
-    ids stay their own)."""
-    key = (id(table), tuple(id(bet) for bet in bets), winner)
-    if key not in _BASES:
-        _BASES[key] = event_basis(table, bets, winner)
-    return _BASES[key]
+    """:func:`event_basis`, kept with the table for the same bets (the basis keeps them alive, so
+    their ids stay their own)."""
+    key = (tuple(id(bet) for bet in bets), winner)
+    if key not in table.bases:
+        table.bases[key] = event_basis(table, bets, winner)
+    basis = table.bases[key]
+    assert isinstance(basis, EventBasis)
+    return basis

@@ -21,6 +21,7 @@ from .analysis import BetAnalysis, analyze
 from .bets import Bet
 from .cards import RANKS
 from .errors import InputError
+from .grid import grid
 from .parsing import shown
 from .policy import Decisions
 from .report import fixed, percent, settles_on, standard_deviation
@@ -342,8 +343,6 @@ def render_html(page: Page, links: dict[str, str] | None = None) -> str:
 
 def render_markdown(page: Page, links: dict[str, str] | None = None) -> str:
     """The page as Markdown; plots are the SVG files named after them."""
-    from tabulate import tabulate
-
     def cell(text: str) -> str:
         text = text.replace("|", "\\|")
         return f"[{text}]({links[text]})" if links and text in links else text
@@ -360,8 +359,7 @@ def render_markdown(page: Page, links: dict[str, str] | None = None) -> str:
             parts.append(f"```text\n{block.text}\n```")
         elif isinstance(block, Table):
             align = tuple("right" if right else "left" for right in block.numeric)
-            parts.append(tabulate([[cell(value) for value in row] for row in block.rows], [cell(value) for value in block.headers],
-                                  tablefmt="github", disable_numparse=True, colalign=align))
+            parts.append(grid([[cell(value) for value in row] for row in block.rows], [cell(value) for value in block.headers], align, markdown=True))
         else:
             parts.append(f"![{block.caption}]({block.name}.svg)")
     return "\n\n".join(parts) + "\n"

@@ -73,57 +73,56 @@ class PatternForm:
         return [pattern.count(block) for block in range(max(pattern) + 1)]
 
     @cached_property
-    def plan(self) -> tuple[Array, Array, Array, int]:
-        """The inclusion-exclusion sums as arrays: the distinct groups of block sizes (keys), as the
-        number of blocks of each size 1..slots in each (keys x slots); each term's power of each key
-        (terms x keys); each term's mu in its pattern's column (terms x patterns); and the largest
-        sum of |mu| over a pattern's terms (for the bound)."""
+    def plan(self) -> tuple[Array, Array, Array, Array, int]:
+        """The inclusion-exclusion sums as index arrays (rows padded with an index of 1): the
+        distinct groups of block sizes (keys) as the falling-factorial lengths they multiply (keys x
+        slots, 0 for 1); each term's keys (terms x slots, ``keys`` for 1), terms in pattern order;
+        each term's mu; where each pattern's terms start; and the largest sum of |mu| over a
+        pattern's terms (for the bound)."""
         slots = len(self.tracked)
         keys: dict[tuple[int, ...], int] = {}
-        powers: list[dict[int, int]] = []
-        mixing: list[tuple[int, int]] = []
+        terms: list[list[int]] = []
+        mus: list[int] = []
+        starts: list[int] = []
         spread = 0
-        for column, pattern in enumerate(self.patterns):
+        for pattern in self.patterns:
             sizes = self.sizes(pattern)
-            total = 0
+            starts.append(len(terms))
             for partition in _set_partitions(list(range(len(sizes)))):
-                mu = prod((-1) ** (len(group) - 1) * factorial(len(group) - 1) for group in partition)
-                term: dict[int, int] = {}
-                for group in partition:
-                    key = keys.setdefault(tuple(sorted(sizes[block] for block in group)), len(keys))
-                    term[key] = term.get(key, 0) + 1
-                powers.append(term)
-                mixing.append((column, mu))
-                total += abs(mu)
-            spread = max(spread, total)
-        key_sizes = np.zeros((len(keys), slots), dtype=np.int64)
+                mus.append(prod((-1) ** (len(group) - 1) * factorial(len(group) - 1) for group in partition))
+                terms.append([keys.setdefault(tuple(sorted(sizes[block] for block in group)), len(keys)) for group in partition])
+            spread = max(spread, sum(abs(mu) for mu in mus[starts[-1] :]))
+        key_lengths = np.zeros((len(keys), slots), dtype=np.int64)
         for key, index in keys.items():
-            for size in key:
-                key_sizes[index, size - 1] += 1
-        power_matrix = np.zeros((len(powers), len(keys)), dtype=np.int64)
-        mixing_matrix = np.zeros((len(powers), len(self.patterns)), dtype=np.int64)
-        for index, (term, (column, mu)) in enumerate(zip(powers, mixing)):
-            for key, power in term.items():
-                power_matrix[index, key] = power
-            mixing_matrix[index, column] = mu
-        return key_sizes, power_matrix, mixing_matrix, spread
+            key_lengths[index, : len(key)] = key
+        term_keys = np.full((len(terms), slots), len(keys), dtype=np.int64)
+        for index, term in enumerate(terms):
+            term_keys[index, : len(term)] = term
+        return key_lengths, term_keys, np.array(mus, dtype=np.int64), np.array(starts, dtype=np.int64), spread
 
     def counts(self, classes: Array, with_replacement: bool = False) -> Array:
         """(shoes x patterns) ordered draws of each pattern, exactly; ``classes`` holds each shoe's
         counts at ``fine``. Each sum over the classes of a group's falling factorials is at most
         N^t (t the cards it covers, N the shoe's size), so every term is at most N^slots and every
-        partial sum at most that times the sum of |mu|: int64 below that bound, else Python integers."""
+        partial sum at most that times the sum of |mu|: int64 below that bound, else Python
+        integers. Laid out with the shoes last, so that each step runs along them."""
         counts = np.asarray(classes)
-        key_sizes, powers, mixing, spread = self.plan
+        key_lengths, term_keys, mus, starts, spread = self.plan
         slots = len(self.tracked)
         size = int(counts.sum(axis=1).max()) if counts.size else 0
         kind: Any = np.int64 if size**slots * spread < INT64_SAFE else object
-        counts = counts.astype(kind)
+        by_class = counts.T.astype(kind)  # (classes, shoes)
         steps = np.zeros(slots, dtype=np.int64) if with_replacement else np.arange(slots)
-        falling = np.cumprod(np.maximum(counts[:, :, None] - steps, 0), axis=2)  # (shoes, classes, length 1..slots)
-        sums = np.prod(falling[:, :, None, :] ** key_sizes.astype(kind), axis=3).sum(axis=1)  # (shoes, keys)
-        terms = np.prod(sums[:, None, :] ** powers.astype(kind), axis=2)  # (shoes, terms)
-        result: Array = terms @ mixing.astype(kind)
+        falling = np.cumprod(np.maximum(by_class[None] - steps[:, None, None], 0), axis=0)  # (length 1..slots, classes, shoes)
+        falling = np.concatenate([np.ones((1,) + by_class.shape, dtype=kind), falling])  # length 0: 1
+        products = falling[key_lengths[:, 0]]
+        for column in range(1, slots):
+            products = products * falling[key_lengths[:, column]]
+        sums = np.concatenate([products.sum(axis=1), np.ones((1, by_class.shape[1]), dtype=kind)])  # (keys + 1, shoes); the last: 1
+        terms = sums[term_keys[:, 0]] * mus.astype(kind)[:, None]
+        for column in range(1, slots):
+            terms = terms * sums[term_keys[:, column]]
+        result: Array = np.add.reduceat(terms, starts, axis=0).T  # (shoes, patterns)
         return result
 
     @cached_property

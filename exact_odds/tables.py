@@ -91,6 +91,8 @@ class Table:
     entry_row: Array  # (E,)
     entry_weight: Array  # (E,) weighted orderings
     settlements: dict[int, tuple[object, Array]] = field(default_factory=dict, repr=False)
+    bases: dict[object, object] = field(default_factory=dict, repr=False)
+    """Event bases of sets of bets on this table (see :mod:`exact_odds.events`): kept as long as the table."""
 
     @property
     def rows(self) -> int:
@@ -437,7 +439,7 @@ def _plain_table(decisions: Decisions) -> Table:
     return cached_table(decisions, lambda: _coup_table(decisions, (), None))
 
 
-@lru_cache(maxsize=16)
+@lru_cache(maxsize=8)
 def _coup_table(decisions: Decisions, tracked: Tracked, support: Support) -> Table:
     counted = tuple((key, level) for key, level in tracked if key.startswith(COUNTED))
     values, weights = coup_sequences(decisions)

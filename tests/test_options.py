@@ -124,6 +124,20 @@ def test_user_bets_reach_eor_formula_export_and_verify(tmp_path, run, user_bets)
     assert code == 0 and "1 figures: 1 as expected" in out
 
 
+def test_bets_file_alone_adds_its_bets_to_the_main_ones(run, user_bets):
+    """Regression: --bets-file without --bets once showed banker, player and tie only."""
+    exact = analyze(Shoe.decks(1), list(load_bets(BANKER_SEVEN, "t").values()), engine=PlainEngine()).bets[0].expected_value
+    code, out, _ = run("--decks", "1", "--bets-file", user_bets, "--format", "json")
+    assert code == 0
+    shown = json.loads(out)["bets"]
+    assert list(shown) == ["banker", "player", "tie", "banker_seven"]
+    assert Fraction(shown["banker_seven"]["expected_value"]) == exact
+    code, out, _ = run("eor", "--decks", "1", "--bets-file", user_bets, "--format", "json")
+    assert code == 0 and "banker_seven" in json.loads(out)["bets"]
+    code, out, _ = run("deal", "9S", "5D", "--decks", "1", "--bets-file", user_bets)
+    assert code == 0 and "banker_seven" in out
+
+
 def test_verify_records_may_name_rules_and_policy(tmp_path, run):
     figures = tmp_path / "figures.toml"
     figures.write_text('[[figure]]\nid = "gold"\nmeasure = "house_edge"\nbet = "tie"\ndecks = 8\nrules = "baccarat_gold"\n'

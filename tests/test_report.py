@@ -7,7 +7,6 @@ import subprocess
 import sys
 from fractions import Fraction
 from html.parser import HTMLParser
-from pathlib import Path
 
 import pytest
 
