@@ -7,7 +7,7 @@
 Fraction(-43, 415)
 """
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial, lcm
@@ -15,10 +15,10 @@ from typing import Protocol
 
 import numpy as np
 
-from .bets import LOSE, Bet, Payout, settlement
+from .bets import LOSE, Bet, Payout, one_hot_lines, settlement
 from .conditions import Condition, parse_condition
 from .errors import InputError
-from .distribution import Distribution
+from .distribution import FLOAT_EXACT, Distribution
 from .enumerator import enumerate_cards, enumerate_coups
 from .features import FIRST_CARDS, Array, Columns, Levels, feature_kind, merge_levels
 from .tables import Tracked, tracked_key
@@ -136,14 +136,24 @@ def default_engine() -> Engine:
 ENGINES = {"fast": default_engine, "enumerate": PlainEngine}
 
 
-def line_counts(bet: Bet, distribution: Distribution) -> list[int]:
-    """The sequences each pay-table line of ``bet`` settles (then the rest, which loses)."""
-    return distribution.sums_by(settlement(bet, distribution.columns, distribution.settlements), len(bet.rows) + 1)
+def line_counts(bets: Sequence[Bet], distribution: Distribution) -> list[list[int]]:
+    """The sequences each pay-table line of each bet settles (then the rest, which loses). Where
+    the rows are laid out alike for every shoe and the total is below 2^53: one float64 product of
+    the counts with the rows' lines one-hot, exact (each partial sum counts sequences)."""
+    lengths = [len(bet.rows) + 1 for bet in bets]
+    cache, counts = distribution.settlements, distribution.counts
+    if len(bets) > 1 and cache is not None and counts.dtype != object and distribution.total < FLOAT_EXACT:
+        one_hot = one_hot_lines(bets, distribution.columns, len(counts), cache)
+        if one_hot is not None:
+            sums = (counts.astype(np.float64) @ one_hot).astype(np.int64).tolist()
+            offsets = np.cumsum([0] + lengths).tolist()
+            return [sums[start:end] for start, end in zip(offsets, offsets[1:])]
+    return [distribution.sums_by(settlement(bet, distribution.columns, cache), length) for bet, length in zip(bets, lengths)]
 
 
-def return_table(bet: Bet, distribution: Distribution) -> "BetAnalysis":
-    """Settle ``bet`` on every row of ``distribution``."""
-    combinations = line_counts(bet, distribution)
+def return_table(bet: Bet, distribution: Distribution, combinations: list[int] | None = None) -> "BetAnalysis":
+    """Settle ``bet`` on every row of ``distribution`` (whose counts by its lines may be given)."""
+    combinations = line_counts((bet,), distribution)[0] if combinations is None else combinations
     scale, nets = bet.scaled_pays
     expected_value = Fraction(sum(net * count for net, count in zip(nets, combinations)), scale * distribution.total)
     rows = [ReturnRow(row.event, row.pays, count, distribution.total) for row, count in zip(bet.rows, combinations)]
@@ -168,12 +178,17 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BA
         return _conditional(shoe, bets, decisions, engine, parse_condition(given) if isinstance(given, str) else given)
     coup_members: dict[Tracked, list[Bet]] = {(): []}
     card_members: dict[Tracked, list[Bet]] = {}
-    for bet in bets:
-        (coup_members if bet.needs_coup else card_members).setdefault(tracked_key(bet.card_slots), []).append(bet)
+    keys = [tracked_key(bet.card_slots) for bet in bets]
+    for bet, key in zip(bets, keys):
+        (coup_members if bet.needs_coup else card_members).setdefault(key, []).append(bet)
     coups = {key: engine.coups(shoe, decisions, dict(key), tuple(members)) for key, members in coup_members.items()}
     card_tables = {key: engine.cards(shoe, dict(key), tuple(members)) for key, members in card_members.items()}
-    results = tuple(return_table(bet, coups[tracked_key(bet.card_slots)]) if bet.needs_coup else unordered_table(bet, card_tables[tracked_key(bet.card_slots)], unordered)
-                    if unordered else return_table(bet, card_tables[tracked_key(bet.card_slots)]) for bet in bets)
+    counted = {(True, key): iter(line_counts(members, coups[key])) for key, members in coup_members.items()}
+    if not unordered:
+        counted.update({(False, key): iter(line_counts(members, card_tables[key])) for key, members in card_members.items()})
+    results = tuple(return_table(bet, coups[key], next(counted[True, key])) if bet.needs_coup
+                    else unordered_table(bet, card_tables[key], unordered) if unordered
+                    else return_table(bet, card_tables[key], next(counted[False, key])) for bet, key in zip(bets, keys))
     return Analysis(shoe, decisions, coups[()].outcome_counts(), coups[()].total, results)
 
 

@@ -107,6 +107,49 @@ def exact_product(counts: Array, pays: Array) -> Array:
     return result
 
 
+@dataclass(frozen=True)
+class LineSums:
+    """A group's expectations from event counts given as exact floats, by one float64 product with
+    a 0/1 matrix: each bet's net on a base line times the total count, plus, for each other line,
+    the difference of nets times that line's count. Every partial sum of that product is a sum of
+    counts, at most the total, so below 2^53 it is exact; no limbs, whatever the pays.
+
+    >>> from exact_odds.bets import catalog
+    >>> sums = LineSums.of((catalog()["tie"],), np.array([[0], [1]]))
+    >>> sums.numerators(np.array([[30.0, 70.0]]), np.int64).tolist()  # tie 8 to 1: 30 ties, 70 not
+    [[170]]
+    """
+
+    indicator: Array  # (events x columns) 0/1: the events on each bet's other lines
+    differences: Array  # (columns,) net on that line less the base line's
+    starts: Array  # each bet's first column (every bet has one, perhaps all zero)
+    base: Array  # (bets,) net on each bet's base line
+
+    @classmethod
+    def of(cls, group: tuple[Bet, ...], lines: Array) -> "LineSums":
+        columns: list[Array] = []
+        differences, starts, base = [], [], []
+        for position, bet in enumerate(group):
+            nets = bet.scaled_pays[1]
+            present = np.bincount(lines[:, position], minlength=len(nets))
+            common = int(present.argmax())
+            starts.append(len(columns))
+            base.append(nets[common])
+            others = [line for line in range(len(nets)) if present[line] and line != common] or [common]
+            for line in others:
+                columns.append(lines[:, position] == line if line != common else np.zeros(len(lines), dtype=bool))
+                differences.append(nets[line] - nets[common])
+        return cls(np.stack(columns, axis=1).astype(np.float64), np.array(differences, dtype=np.int64),
+                   np.array(starts), np.array(base, dtype=np.int64))
+
+    def numerators(self, events: Array, kind: Any) -> Array:
+        """(shoes x bets) from (shoes x events) exact float counts with totals below 2^53."""
+        totals = events.sum(axis=1).astype(np.int64).astype(kind)
+        counts = (events @ self.indicator).astype(np.int64).astype(kind)
+        result: Array = totals[:, None] * self.base.astype(kind) + np.add.reduceat(counts * self.differences.astype(kind), self.starts, axis=1)
+        return result
+
+
 def _pays(group: tuple[Bet, ...], lines: Array) -> Array:
     """(events x bets): each bet's scaled net pay on each event's line."""
     stacked: Array = np.stack([np.asarray(bet.scaled_pays[1], dtype=np.int64)[lines[:, position]] for position, bet in enumerate(group)], axis=1)
@@ -153,12 +196,16 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
             continue
         table = tables[key]
         basis = cached_basis(table, group)
-        pays = _pays(group, basis.lines)
+        pays, sums = _pays(group, basis.lines), LineSums.of(group, basis.lines)
         classes = table.partition.class_counts(shoes) if table.refined else class_counts(shoes, Granularity.VALUE)
         for position, index in enumerate(members):
             scales[index], depths[index] = group[position].scaled_pays[0] * table.scale, table.depth
         for start in range(0, len(shoes), CHUNK):
             chunk = slice(start, start + CHUNK)
-            events = weigh(basis.entries, table.factor_vectors(classes[chunk]), table.bound(max(sizes[chunk])))
-            numerators[chunk, members] = (events.astype(object) @ pays.astype(object)) if wide else exact_product(events, pays)
+            bound = table.bound(max(sizes[chunk]))
+            events = weigh(basis.entries, table.factor_vectors(classes[chunk]), bound, floats=True)
+            if bound < FLOAT_EXACT:
+                numerators[chunk, members] = sums.numerators(events, object if wide else np.int64)
+            else:
+                numerators[chunk, members] = (events.astype(object) @ pays.astype(object)) if wide else exact_product(events, pays)
     return BatchExpectations(tuple(bets), numerators, tuple(scales), tuple(depths), sizes)

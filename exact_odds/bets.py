@@ -16,6 +16,9 @@ from functools import cached_property, lru_cache
 from collections.abc import Iterator, Mapping, MutableMapping, Sequence
 from math import lcm
 from pathlib import Path
+from typing import Any
+
+import numpy as np
 
 from .conditions import Condition, parse_condition
 from .errors import InputError
@@ -57,7 +60,10 @@ def parse_pays(text: object) -> Payout:
     lose, amount, kind, per = match.groups()
     if lose and kind:
         raise InputError(f"bad pay {shown(text)} ({expected})")
-    ratio = parse_exact(amount, f"pay {shown(text)}") / (parse_exact(per, f"pay {shown(text)}") if per else 1)
+    divisor = parse_exact(per, f"pay {shown(text)}") if per else Fraction(1)
+    if divisor == 0:
+        raise InputError(f"bad pay {shown(text)}: nothing can be paid per 0 staked")
+    ratio = parse_exact(amount, f"pay {shown(text)}") / divisor
     if ratio.numerator > MAX_PAY or ratio.denominator > MAX_PAY:
         raise InputError(f"pay {shown(text)} is beyond a trillion to one (or finer than a trillionth)")
     if lose:
@@ -111,7 +117,7 @@ class Bet:
         return scale, tuple(int(row.pays.net * scale) for row in self.rows) + (-scale,)
 
 
-def settlement(bet: Bet, columns: Columns, cache: dict[int, tuple[object, Array]] | None) -> Array:
+def settlement(bet: Bet, columns: Columns, cache: dict[Any, tuple[object, Array]] | None) -> Array:
     """Per row of ``columns``, the pay-table line of ``bet`` that settles it; kept in ``cache``
     where the rows are laid out the same for every shoe (the bet is kept alive with its lines, so
     its id stays its own)."""
@@ -121,6 +127,26 @@ def settlement(bet: Bet, columns: Columns, cache: dict[int, tuple[object, Array]
     if cache is not None:
         cache[id(bet)] = (bet, lines)
     return lines
+
+
+ONE_HOT_CELLS = 1 << 20
+"""The largest one-hot matrix of lines kept for a set of bets (8 MiB)."""
+
+
+def one_hot_lines(bets: Sequence[Bet], columns: Columns, rows: int, cache: dict[Any, tuple[object, Array]]) -> Array | None:
+    """(rows x lines of every bet) float64: 1 where the row settles on that line of that bet (the
+    lines of each bet in turn, then its loss); kept in ``cache`` with the bets. None where it would
+    exceed :data:`ONE_HOT_CELLS`."""
+    key = tuple(id(bet) for bet in bets)
+    if key not in cache:
+        offsets = np.cumsum([0] + [len(bet.rows) + 1 for bet in bets]).tolist()
+        if rows * offsets[-1] > ONE_HOT_CELLS:
+            return None
+        one_hot = np.zeros((rows, offsets[-1]))
+        for bet, offset in zip(bets, offsets):
+            one_hot[np.arange(rows), settlement(bet, columns, cache) + offset] = 1
+        cache[key] = (tuple(bets), one_hot)
+    return cache[key][1]
 
 
 def bet_from_record(record: object, origin: str) -> Bet:

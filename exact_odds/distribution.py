@@ -7,6 +7,7 @@ Probabilities are ``count / total`` as :class:`fractions.Fraction`.
 """
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -57,7 +58,7 @@ class Distribution:
     cards: int
     scale: int = 1
     """Each sequence counts ``scale`` times: the weights of a mixed policy are integers out of it."""
-    settlements: dict[int, tuple[object, Array]] | None = None
+    settlements: dict[Any, tuple[object, Array]] | None = None
     """Where the rows are laid out the same for every shoe (the compiled evaluator), a cache of each
     bet's settlement of them (by the bet's id, kept with the bet so the id stays its own)."""
 

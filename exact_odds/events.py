@@ -9,6 +9,7 @@ events.
 """
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -29,7 +30,7 @@ class EventBasis:
     lines: Array  # (events, bets [+ 1])
     columns: Columns
     entries: Entries
-    settlements: dict[int, tuple[object, Array]] = field(default_factory=dict, repr=False)
+    settlements: dict[Any, tuple[object, Array]] = field(default_factory=dict, repr=False)
 
 
 def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:

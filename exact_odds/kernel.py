@@ -80,12 +80,16 @@ class Entries:
         return order, starts, targets[starts]
 
 
-def weigh(entries: Entries, vectors: Array, bound: int) -> Array:
+def weigh(entries: Entries, vectors: Array, bound: int, floats: bool = False) -> Array:
     """(shoes x targets) exact counts; ``vectors`` holds each shoe's factor vector, ``bound`` bounds
-    every product of a multiset's factors and every count."""
+    every product of a multiset's factors and every count. With ``floats``, counts that are all
+    below 2^53 come as float64 (each exact)."""
     small = vectors.dtype != object and entries.weight.dtype != object
     if compiled() and small and bound < INT128_BOUND:
-        return _compiled(entries, vectors, bound)
+        return _compiled(entries, vectors, bound, floats)
+    if floats and small and bound < FLOAT_EXACT:
+        exact: Array = weigh(entries, vectors, bound).astype(np.float64)
+        return exact
     kind: Any = np.int64 if small and bound < INT64_BOUND else object
     order, starts, targets = entries.by_target
     multisets, weights = entries.multiset[order], entries.weight[order].astype(kind)
@@ -101,7 +105,7 @@ def weigh(entries: Entries, vectors: Array, bound: int) -> Array:
     return result
 
 
-def _compiled(entries: Entries, vectors: Array, bound: int) -> Array:
+def _compiled(entries: Entries, vectors: Array, bound: int, floats: bool) -> Array:
     assert _kernel is not None
     if vectors.shape[1] < entries.factor_width:
         raise ValueError(f"factor vectors of width {vectors.shape[1]} for entries that index {entries.factor_width}")
@@ -112,7 +116,7 @@ def _compiled(entries: Entries, vectors: Array, bound: int) -> Array:
     if bound < FLOAT_EXACT:
         sums = np.zeros(shape, dtype=np.float64)
         _kernel.weigh(factors, starts, targets, weights, vectors, sums, 0)
-        exact: Array = sums.astype(np.int64)
+        exact: Array = sums if floats else sums.astype(np.int64)
         return exact
     if bound < INT64_BOUND:
         out = np.zeros(shape, dtype=np.int64)

@@ -140,7 +140,7 @@ class PatternForm:
                             settlements=self.settlements)
 
     @cached_property
-    def settlements(self) -> dict[int, tuple[object, Array]]:
+    def settlements(self) -> dict[Any, tuple[object, Array]]:
         """Each bet's settlement of :attr:`columns`, kept (see :attr:`Distribution.settlements`)."""
         return {}
 

@@ -90,7 +90,7 @@ class Table:
     entry_multiset: Array  # (E,) sorted by row
     entry_row: Array  # (E,)
     entry_weight: Array  # (E,) weighted orderings
-    settlements: dict[int, tuple[object, Array]] = field(default_factory=dict, repr=False)
+    settlements: dict[Any, tuple[object, Array]] = field(default_factory=dict, repr=False)
     bases: dict[object, object] = field(default_factory=dict, repr=False)
     """Event bases of sets of bets on this table (see :mod:`exact_odds.events`): kept as long as the table."""
 
@@ -142,7 +142,7 @@ class Table:
         return max(size, 1) ** self.depth * self.scale
 
     def distribution(self, shoe: Shoe, entries: Entries | None = None, columns: Columns | None = None,
-                     settlements: dict[int, tuple[object, Array]] | None = None) -> Distribution:
+                     settlements: dict[Any, tuple[object, Array]] | None = None) -> Distribution:
         """The counts of every row for ``shoe``, exactly; or of coarser rows: the targets of
         ``entries``, described by ``columns`` (see :mod:`exact_odds.events`). (The total is that of
         the counts at the table's granularity: the infinite deck holds one card of each rank, or of

@@ -31,6 +31,13 @@ def test_pays(text, net):
     assert payout.net == net and isinstance(payout.net, Fraction)
 
 
+@pytest.mark.parametrize("text", ["5 to 0", "5:0", "1 for 0", "1 to 0/3"])
+def test_a_pay_per_nothing_staked_is_refused(text):
+    """Regression: '5 to 0' once escaped as a ZeroDivisionError traceback."""
+    with pytest.raises(InputError, match="per 0 staked"):
+        parse_pays(text)
+
+
 def test_condition_evaluates_over_columns():
     columns = Columns({"winner": np.array([0, 1, 2]), "banker_total": np.array([7, 7, 3]), "banker_cards": np.array([3, 3, 2])})
     condition = parse_condition("winner == banker and (banker_cards == 3 and banker_total in [6, 7])")
