@@ -106,7 +106,7 @@ class Bet:
         """Whether it reads suits or colours (and so needs a shoe with per-card counts)."""
         return any(level.mark for level in self.card_slots.values())
 
-    def settle(self, columns: dict[str, Array]) -> Array:
+    def settle(self, columns: Columns) -> Array:
         """Per row of ``columns``, the pay-table line that settles it (``len(rows)``: it loses)."""
         return first_match([row.condition for row in self.rows], columns)
 
@@ -297,7 +297,7 @@ def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_kn
 @lru_cache(maxsize=16)
 def main_bets(rules: DrawRules) -> dict[str, Bet]:
     """The banker and tie bets at the rule set's commission and tie pay, as ``banker`` and ``tie``."""
-    records = [
+    records: list[dict[str, Any]] = [
         {"name": "banker", "description": f"Banker wins: pays 1 to 1 less {rules.commission}% commission; a tie pushes",
          "pays": [{"when": "winner == banker", "pays": str(1 - rules.commission / 100), "event": "banker wins"},
                   {"when": "winner == tie", "pays": "push", "event": "tie"}]},

@@ -108,7 +108,8 @@ def _write(path: Path, table: Table) -> None:
         staging = Path(name)
         arrays = {name: _compact(array) for name, array in table_arrays(table).items()}
         with os.fdopen(handle, "wb") as stream:
-            np.savez(stream, digest=np.frombuffer(_digest(arrays), dtype=np.uint8), **arrays)
+            # numpy's stubs let **arrays fill savez's allow_pickle flag (so mypy objects); no field has that name
+            np.savez(stream, digest=np.frombuffer(_digest(arrays), dtype=np.uint8), **arrays)  # type: ignore[arg-type]
         os.replace(staging, path)
         staging = None
         for stale in sorted(path.parent.glob("coup-table-*.npz"), key=lambda kept: kept.stat().st_mtime)[:-KEPT]:

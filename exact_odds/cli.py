@@ -23,7 +23,9 @@ F = TypeVar("F", bound=Callable[..., Any])
 FORMATS = ("table", "json", "csv", "markdown")
 
 
-class DeckCount(click.ParamType):
+# click.ParamType is generic from click 8.4 on (ParamType[int]), but subscripting it fails at import
+# under click 8.1 to 8.3, which pyproject accepts: hence the type-arg ignores on the types below.
+class DeckCount(click.ParamType):  # type: ignore[type-arg]
     """A positive whole number of decks, or ``inf`` for the infinite deck."""
 
     name = "N"
@@ -35,7 +37,7 @@ class DeckCount(click.ParamType):
         return parse_count(value, "--decks", minimum=1)
 
 
-class Count(click.ParamType):
+class Count(click.ParamType):  # type: ignore[type-arg]
     """A whole number written with the digits 0-9, from ``minimum``."""
 
     name = "N"
@@ -50,7 +52,7 @@ class Count(click.ParamType):
         return parse_count(value, option, self.minimum, self.maximum)
 
 
-class ExactNumber(click.ParamType):
+class ExactNumber(click.ParamType):  # type: ignore[type-arg]
     """An exact positive number: ``100``, ``2.5``, ``5/2``."""
 
     name = "X"
@@ -63,7 +65,7 @@ class ExactNumber(click.ParamType):
         return number
 
 
-class Percentage(click.ParamType):
+class Percentage(click.ParamType):  # type: ignore[type-arg]
     """A commission in percent, from 0 to below 100."""
 
     name = "PCT"
@@ -75,7 +77,7 @@ class Percentage(click.ParamType):
         return rate
 
 
-class TiePay(click.ParamType):
+class TiePay(click.ParamType):  # type: ignore[type-arg]
     """What the tie bet pays, to one (a positive exact number)."""
 
     name = "N"
@@ -89,7 +91,7 @@ class TiePay(click.ParamType):
         return pay.net
 
 
-class RuleSet(click.ParamType):
+class RuleSet(click.ParamType):  # type: ignore[type-arg]
     """A preset rule set by name, or a TOML rules file."""
 
     name = "NAME|FILE"
@@ -204,7 +206,7 @@ def options(ctx: click.Context, **local: Any) -> Options:
     """The shared options for the running command: those given after its name, and those given
     before it (refused where the command does not take them, or when given twice)."""
     command = ctx.command.callback
-    accepted = getattr(command, "accepted", set())
+    accepted: set[str] = getattr(command, "accepted", set())
     before = ctx.find_root().params
     for name in GROUP_ONLY:
         if given(before.get(name)):
@@ -263,7 +265,7 @@ def emit(text: str) -> None:
 @click.option("--unordered", type=click.Choice(["hands", "cards"]), help="Count bets on the first cards by hands (each hand's two cards in either order) or by sets of cards, as sources that count them so do.")
 @click.version_option(__version__, "--version", prog_name="baccarat-odds", message="%(prog)s %(version)s")
 @click.pass_context
-def cli(ctx: click.Context, fmt: str | None, returns: bool, engine: str | None, given: str | None, by_feature: str | None, unordered: str | None,
+def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | None, given: str | None, by_feature: str | None, unordered: str | None,
         **shared_values: Any) -> None:
     """Exact Player / Banker / Tie odds and house edges for a finite baccarat shoe.
 
@@ -308,7 +310,7 @@ def cli(ctx: click.Context, fmt: str | None, returns: bool, engine: str | None, 
 @click.option("--format", "fmt", type=click.Choice(["text", "toml"]), default="text", show_default=True,
               help="text: in words with the tableau; toml: a rules file that --rules FILE reads back.")
 @click.pass_context
-def rules_command(ctx: click.Context, fmt: str, **local: Any) -> None:
+def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
     """Print a rule set: naturals, the player's rule, the banker's tableau (S stands, D draws,
     C is a choice), what each side sees at a choice, and the main bets' pays."""
     from .rules import rules_text, rules_toml
@@ -324,7 +326,7 @@ def rules_command(ctx: click.Context, fmt: str, **local: Any) -> None:
               "(coup features such as banker_total >= 6; not card slots).")
 @shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.pass_context
-def deal(ctx: click.Context, cards: tuple[str, ...], stake: Fraction, given: str | None, **local: Any) -> None:
+def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: str | None, **local: Any) -> None:
     """Play one coup from CARDS in shoe order (1st and 3rd to the player, 2nd and 4th to the banker).
 
     Shows each draw decision with the rule that made it, the totals, the winner and what the stake
@@ -344,7 +346,7 @@ def deal(ctx: click.Context, cards: tuple[str, ...], stake: Fraction, given: str
 @cli.command(name="bets")
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
-def list_bets(ctx: click.Context, **local: Any) -> None:
+def list_bets(ctx: click.Context, /, **local: Any) -> None:
     """List the bet catalog (and your --bets-file): name, rules in words and pay table."""
     from .bets import describe_bets
 
@@ -371,7 +373,7 @@ def progress_bar(label: str) -> Any:
 @click.option("--simulate", "simulated", is_flag=True, help="Also run the simulation records (counting results), each with its seed and shoes.")
 @shared("bets_file")
 @click.pass_context
-def verify(ctx: click.Context, data_file: str | None, source_text: str | None, bet_name: str | None, fmt: str, simulated: bool, **local: Any) -> None:
+def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None, bet_name: str | None, fmt: str, simulated: bool, **local: Any) -> None:
     """Check every published figure exactly, at the precision it was printed.
 
     A record may name its rule set and policy, and a bet from --bets-file. Verdicts: ok, mismatch,
@@ -412,7 +414,7 @@ def verify(ctx: click.Context, data_file: str | None, source_text: str | None, b
 @click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only export's own files are replaced).")
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
-def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, chemin: bool, force: bool, **local: Any) -> None:
+def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: bool, chemin: bool, force: bool, **local: Any) -> None:
     """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms, an index
     and a manifest (every catalog bet, or --bets; your --bets-file bets too); and chemin de fer
     solved as a game for each deck count and the infinite deck, as `chemin-de-fer --format json`
@@ -441,7 +443,7 @@ def export(ctx: click.Context, out: str, deck_text: str | None, formulas: bool, 
 @click.option("--below", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
-def formula(ctx: click.Context, bet_names_alias: str | None, fmt: str, solve: bool, above: Fraction | None, below: Fraction | None, **local: Any) -> None:
+def formula(ctx: click.Context, /, bet_names_alias: str | None, fmt: str, solve: bool, above: Fraction | None, below: Fraction | None, **local: Any) -> None:
     """Probabilities and house edges as exact rational functions of the number of decks d.
 
     Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
@@ -477,7 +479,7 @@ def formula(ctx: click.Context, bet_names_alias: str | None, fmt: str, solve: bo
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the effects as bars into this PNG (needs matplotlib).")
 @click.pass_context
-def eor(ctx: click.Context, fmt: str, plot_path: str | None, **local: Any) -> None:
+def eor(ctx: click.Context, /, fmt: str, plot_path: str | None, **local: Any) -> None:
     """Effects of removal: the exact change in each bet's expectation when one card of each rank is
     removed, the sum checks, and balanced level-1 and level-2 counts with their betting correlation."""
     from .removal import removal_effects, removal_report
@@ -506,7 +508,7 @@ def eor(ctx: click.Context, fmt: str, plot_path: str | None, **local: Any) -> No
 @click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
 @click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw exact EV against true count into this PNG.")
 @click.pass_context
-def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: bool, tags: str | None, workers: int | None,
+def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, burn: bool, tags: str | None, workers: int | None,
              scheduler: str | None, fmt: str, plot_path: str | None, **local: Any) -> None:
     """Deal real shuffled shoes to the cut card (finish the coup in which it appears, play one more)
     with the exact expectation of every bet at every coup; report the distribution of exact EV, the
@@ -556,7 +558,7 @@ def simulate(ctx: click.Context, shoes: int, seed: int, penetration: str, burn: 
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
 @click.option("--burn/--no-burn", default=True, show_default=True, help="Burn cards at the start of each shoe (turn one, burn its value).")
 @click.pass_context
-def report(ctx: click.Context, out: str, force: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
+def report(ctx: click.Context, /, out: str, force: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
     """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie):
     per bet a self-contained HTML page and a Markdown page with the bet's rules, return table, house
     edge per bet made and resolved, hit frequency, standard deviation, the edge for 1-8 decks and the
@@ -600,7 +602,7 @@ def report(ctx: click.Context, out: str, force: bool, shoes: int, seed: int, pen
 @click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
 @shared("shoe", "rules", "pays", "bets_file")
 @click.pass_context
-def solve_pay(ctx: click.Context, bet_name: str, row: str | None, edge_text: str | None, max_edge_text: str | None, fmt: str, **local: Any) -> None:
+def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: str | None, max_edge_text: str | None, fmt: str, **local: Any) -> None:
     """The exact pay of one row of a bet that gives a stated house edge (per bet made), with the
     nearest whole and half-unit pays and their exact edges; or, with --max-edge, the smallest whole
     pay that keeps the edge at or below a value. The other rows keep their pays."""
@@ -635,7 +637,7 @@ def fail(message: str, code: int) -> None:
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex"]), default="table", show_default=True)
 @shared("shoe", "pays")
 @click.pass_context
-def chemin_de_fer(ctx: click.Context, model: str, fmt: str, **local: Any) -> None:
+def chemin_de_fer(ctx: click.Context, /, model: str, fmt: str, **local: Any) -> None:
     """Chemin de fer solved exactly as a game between the player (a choice on 5) and the banker (a
     choice everywhere): the value, both optimal strategies and a certificate that anyone can check.
 

@@ -59,7 +59,9 @@ AGGREGATES = {"count": SLOTS, "player_count": SLOTS[0::2], "banker_count": SLOTS
 CARD_WORDS = {f"card_{attribute}": (kind, level) for attribute, (kind, level) in CARD_ATTRIBUTES.items()}
 """Inside an aggregate, the card being counted: card_value, card_rank, card_color, card_suit."""
 ORDERINGS = ("<", "<=", ">", ">=")
-COMPARE: dict[str, Callable[[Array, Array], Array]] = {
+Values = Array | np.generic
+"""What an expression gives over feature columns: a column, or one numpy scalar for every row (a constant)."""
+COMPARE: dict[str, Callable[[Values, Values | int], Values]] = {
     "==": np.equal, "!=": np.not_equal, "<": np.less, "<=": np.less_equal, ">": np.greater, ">=": np.greater_equal}
 TOKEN = re.compile(r"\s*(?:(==|!=|<=|>=|<|>|\(|\)|\[|\]|,|\+|-|\*|%)|([A-Za-z_][A-Za-z0-9_]*|[0-9]+))", re.ASCII)
 DECK = Columns({f"card_{name}": values for name, values in {
@@ -70,7 +72,7 @@ DECK = Columns({f"card_{name}": values for name, values in {
 }.items()})
 """The 52 cards as columns: an aggregate's predicate is tabulated over them."""
 
-Evaluator = Callable[[Columns], Array]
+Evaluator = Callable[[Columns], Values]
 
 
 @dataclass(frozen=True)
@@ -137,6 +139,11 @@ def literal_code(kind: str, feature: str, text: str) -> int:
     expected = {"winner": ", ".join(OUTCOMES), "rank": " ".join(RANKS), "suit": " ".join(SUITS), "color": ", ".join(COLORS),
                 "bool": "true, false", "int": "an integer"}[kind]
     raise InputError(f"{shown(text)} is not a value of {feature} (expected {expected})")
+
+
+def _constant(value: np.generic) -> Evaluator:
+    """A number or truth value, the same for every row."""
+    return lambda columns: value
 
 
 def _slot_column(slot: str, attribute: str, level: Granularity) -> Evaluator:
@@ -249,7 +256,7 @@ class _Parser:
         booleans = [self.boolean(expression) for expression in parts]
         evaluators = [expression.evaluate for expression in booleans if expression.evaluate]
 
-        def joined(columns: Columns) -> Array:
+        def joined(columns: Columns) -> Values:
             result = evaluators[0](columns)
             for evaluate in evaluators[1:]:
                 result = join(result, evaluate(columns))
@@ -320,7 +327,7 @@ class _Parser:
             raise self.error(str(error)) from None
         function = COMPARE.get(operator)
 
-        def compare(values: Array) -> Array:
+        def compare(values: Values) -> Values:
             if operator == "in":
                 result: Array = np.isin(values, codes)
                 return result
@@ -332,7 +339,7 @@ class _Parser:
         if feature.card is not None and not self.card_context:
             slot = SLOTS[feature.card]
             attribute = feature.text[len(slot) + 1 :]
-            truth = compare(DECK[f"card_{attribute}"])
+            truth = np.asarray(compare(DECK[f"card_{attribute}"]))
             test, level = _tabulated(slot, truth)
             return Expr("bool", test, features=feature.features, slots={slot: level}, symmetric=bool(truth.all() or not truth.any()))
         return Expr("bool", lambda columns: compare(evaluate(columns)), features=feature.features, slots=feature.slots)
@@ -373,7 +380,7 @@ class _Parser:
                 if len(operand.text) > 18:
                     raise self.error(f"{shown(operand.text)} is too large a number (at most 18 digits)")
                 number = int(operand.text)
-                operands.append(Expr("int", lambda columns, number=number: np.int64(number), text=operand.text))
+                operands.append(Expr("int", _constant(np.int64(number)), text=operand.text))
             elif operand.kind != "int":
                 raise self.error(f"{operand.text or operand.kind} ({operand.kind}) is not a number")
             else:
@@ -447,10 +454,9 @@ class _Parser:
         sides = [side for side in SIDES if word in ("count", f"{side}_count")]
         tests = [_tabulated(slot, truth)[0] for slot in AGGREGATES[word]]
 
-        def count(columns: Columns) -> Array:
+        def count(columns: Columns) -> Values:
             if key in columns.levels:
-                counted: Array = sum((columns[f"{key}:{side}"] for side in sides), np.int64(0))
-                return counted
+                return sum((columns[f"{key}:{side}"] for side in sides), np.int64(0))
             return sum((test(columns).astype(np.int64) for test in tests), np.int64(0))
 
         return Expr("int", count, text=f"{word}({inner})", features=frozenset({word}), slots={key: coarsest_granularity(truth)})

@@ -24,9 +24,9 @@ from .rules import PUNTO_BANCO
 
 STOOD = -2
 """The mark of a third-card slot whose hand stood."""
-EMPTY_HAND = (NOT_DEALT,) * 6
 
 Hand = tuple[int, ...]
+EMPTY_HAND: Hand = (NOT_DEALT,) * 6
 Move = tuple[int, int, int]
 """(slot, weight of dealing it, weight of standing instead): weights out of ``decisions.scale`` for
 the two third-card decisions; the first four cards are always dealt (1, 0)."""

@@ -6,6 +6,7 @@ counts are ordered card sequences; ``total`` is the number of all sequences of `
 Probabilities are ``count / total`` as :class:`fractions.Fraction`.
 """
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -39,7 +40,7 @@ def draws(n: int, k: int, with_replacement: bool = False) -> int:
     return n**k if with_replacement else falling(n, k)
 
 
-def count_array(values: object, total: int) -> Array:
+def count_array(values: Sequence[int] | Array, total: int) -> Array:
     """Exact counts as an int64 array when ``total`` allows it, else as Python integers."""
     if total < INT64_SAFE:
         return np.asarray(values, dtype=np.int64)
@@ -52,7 +53,7 @@ def count_array(values: object, total: int) -> Array:
 class Distribution:
     """Counts of ordered card sequences by feature values (see the module docstring)."""
 
-    columns: dict[str, Array]
+    columns: Columns
     counts: Array
     total: int
     cards: int

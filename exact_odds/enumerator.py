@@ -110,7 +110,7 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
     fine_values = class_values(fine)
 
     def leaf(weight: int, hand: Hand, drawn: int, decided: int, placed: dict[int, int]) -> None:
-        key = coup_key(hand)
+        key: tuple[int, ...] = coup_key(hand)
         if key_slots:
             player_stood = hand[4] < 0
             position_of = (0, 1, 2, 3, 4, 4 if player_stood else 5)

@@ -62,7 +62,7 @@ def iterate(progress: Any, items: Iterable[Any]) -> Iterator[Any]:
         yield from bar
 
 
-def summary_rows(analyses: dict) -> list[list[str]]:
+def summary_rows(analyses: dict[int | str, Analysis]) -> list[list[str]]:
     names = [result.bet.name for result in next(iter(analyses.values())).bets]
     rows = []
     for index, name in enumerate(names):

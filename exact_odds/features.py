@@ -335,7 +335,8 @@ def add_counted(columns: Columns, counted: Iterable[tuple[str, Granularity]]) ->
     for key, level in counted:
         truth = np.append(counted_truth(key), False)
         for side in SIDES:
-            columns[f"{key}:{side}"] = sum((truth[columns[f"{slot}_card"]].astype(np.int64) for slot in SLOTS if slot.startswith(side)), np.int64(0))
+            cards = np.stack([columns[f"{slot}_card"] for slot in SLOTS if slot.startswith(side)])
+            columns[f"{key}:{side}"] = truth[cards].sum(axis=0, dtype=np.int64)
         columns.levels[key] = level
 
 
@@ -352,11 +353,11 @@ def split_counted(levels: Levels) -> tuple[Levels, Levels]:
     return slots, counted
 
 
-def first_match(conditions: Sequence[Callable[[dict[str, Array]], Array]], columns: dict[str, Array]) -> Array:
+def first_match(conditions: Sequence[Callable[[Columns], Array]], columns: Columns) -> Array:
     """Per row of ``columns``, the index of the first condition that holds (``len(conditions)``
     where none does): how a pay table settles, the first matching row winning.
 
-    >>> columns = {"x": np.array([1, 2, 3])}
+    >>> columns = Columns({"x": np.array([1, 2, 3])})
     >>> first_match([lambda c: c["x"] >= 2, lambda c: c["x"] == 3], columns).tolist()
     [2, 0, 0]
     """

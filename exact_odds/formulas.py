@@ -82,13 +82,12 @@ def expectation_formulas(bets: list[Bet], decisions: Decisions, known: dict[int 
     A bet settled on k cards has a numerator of degree k: it is interpolated at d = 1 .. k + 1 and
     checked at the next three deck counts. All bets are analysed together at each deck count;
     ``known`` holds analyses of all of them already made, by deck count."""
-    bets = tuple(bets)
     known = known or {}
 
     def analysis(decks: int, needed: tuple[Bet, ...]) -> Analysis:
         return known[decks] if decks in known else _analysis(decks, needed, decisions)
 
-    first = analysis(1, bets).bets
+    first = analysis(1, tuple(bets)).bets
     cards = [result.cards for result in first]
     scales = [result.scale for result in first]
     numerators: list[dict[int, int]] = [{} for _ in bets]
@@ -112,15 +111,15 @@ def integer_ranges(polynomial: sympy.Expr) -> list[tuple[int, int | None]]:
     marks = sorted({1} | {int(root) + step for root in roots if root >= 1 for step in (0, 1)})
 
     def positive(decks: int) -> bool:
-        return poly.eval(decks) > 0
+        return bool(poly.eval(decks) > 0)
 
-    ranges: list[list] = []
+    ranges: list[tuple[int, int | None]] = []
 
-    def include(first, last):
+    def include(first: int, last: int | None) -> None:
         if ranges and ranges[-1][1] is not None and ranges[-1][1] + 1 == first:
-            ranges[-1][1] = last
+            ranges[-1] = (ranges[-1][0], last)
         else:
-            ranges.append([first, last])
+            ranges.append((first, last))
 
     for index, mark in enumerate(marks):
         if positive(mark):
@@ -131,7 +130,7 @@ def integer_ranges(polynomial: sympy.Expr) -> list[tuple[int, int | None]]:
                 include(mark + 1, None)
         elif following > mark + 1 and positive(mark + 1):
             include(mark + 1, following - 1)
-    return [tuple(pair) for pair in ranges]
+    return ranges
 
 
 def extremes(formula: Formula) -> dict[str, tuple[int | None, Fraction]]:
@@ -142,8 +141,8 @@ def extremes(formula: Formula) -> dict[str, tuple[int | None, Fraction]]:
     candidates = sorted({1} | {max(1, int(root) + step) for root in roots if root >= 1 for step in (0, 1)})
     values = {decks: formula.at(decks) for decks in candidates}
     limit = formula.limit
-    top = max(values, key=values.get)
-    bottom = min(values, key=values.get)
+    top = max(values, key=values.__getitem__)
+    bottom = min(values, key=values.__getitem__)
     return {
         "max": (None, limit) if limit > values[top] else (top, values[top]),
         "min": (None, limit) if limit < values[bottom] else (bottom, values[bottom]),
@@ -179,7 +178,7 @@ def solve_lines(edge: Formula, above: Fraction | None, below: Fraction | None) -
     return lines
 
 
-def formulas_record(outcomes: list[Formula], expectations: list[Formula]) -> dict:
+def formulas_record(outcomes: list[Formula], expectations: list[Formula]) -> dict[str, object]:
     """Every formula as exact text (sympy), LaTeX and limit, for JSON."""
     return {
         "variable": "d (number of 52-card decks)",

@@ -21,7 +21,7 @@ from .distribution import FLOAT_EXACT
 from .features import Array
 
 try:
-    from . import _kernel  # type: ignore[attr-defined]
+    from . import _kernel
 except ImportError:  # no compiler at install time: the numpy path
     _kernel = None
 

@@ -43,7 +43,7 @@ def pattern_of(labels: tuple[int, ...]) -> tuple[int, ...]:
 
 def _patterns(slots: int) -> list[tuple[int, ...]]:
     """Every pattern of ``slots`` slots (restricted growth strings)."""
-    found = [()]
+    found: list[tuple[int, ...]] = [()]
     for _ in range(slots):
         found = [pattern + (block,) for pattern in found for block in range(max(pattern, default=-1) + 2)]
     return found

@@ -96,11 +96,11 @@ def balanced_tags(effects: tuple[Fraction | None, ...], level: int) -> tuple[int
     A card whose removal helps the bet gets a positive tag (seeing it raises the count); a rank
     without an effect (the shoe holds none) is tagged 0.
     """
-    effects = tuple(Fraction(0) if effect is None else effect for effect in effects)
-    largest = max(abs(effect) for effect in effects)
+    values = tuple(Fraction(0) if effect is None else effect for effect in effects)
+    largest = max(abs(value) for value in values)
     if largest == 0:
         return (0,) * 13
-    scaled = [effect * level / largest for effect in effects]
+    scaled = [value * level / largest for value in values]
     tags = [round(value) for value in scaled]
     # Balance: four of each rank in a deck, so the tags must sum to zero.
     while sum(tags) != 0:
@@ -115,19 +115,19 @@ def betting_correlation(effects: tuple[Fraction | None, ...], tags: tuple[int, .
     """Correlation, over the 52 cards of a deck, between the effects of removal and the tags
     (ranks without an effect left out)."""
     pairs = [(effect, tag) for effect, tag in zip(effects, tags) if effect is not None]
-    effects, tags = tuple(effect for effect, _ in pairs), tuple(tag for _, tag in pairs)
-    mean_effect = sum(effects, Fraction(0)) / len(effects)
-    mean_tag = Fraction(sum(tags), len(tags))
-    covariance = sum((effect - mean_effect) * (tag - mean_tag) for effect, tag in zip(effects, tags))
-    spread = sum((effect - mean_effect) ** 2 for effect in effects) * sum((tag - mean_tag) ** 2 for tag in tags)
+    held, held_tags = tuple(effect for effect, _ in pairs), tuple(tag for _, tag in pairs)
+    mean_effect = sum(held, Fraction(0)) / len(held)
+    mean_tag = Fraction(sum(held_tags), len(held_tags))
+    covariance = sum((effect - mean_effect) * (tag - mean_tag) for effect, tag in zip(held, held_tags))
+    spread = sum((effect - mean_effect) ** 2 for effect in held) * sum((tag - mean_tag) ** 2 for tag in held_tags)
     return float(covariance) / math.sqrt(spread) if spread else 0.0
 
 
-def removal_record(result: RemovalEffects) -> dict:
+def removal_record(result: RemovalEffects) -> dict[str, object]:
     """One bet's effects, exact (fraction strings) and in percent, with the sum checks and counts."""
     from .report import percent
 
-    record = {
+    record: dict[str, object] = {
         "expected_value": str(result.expected_value),
         "effects": {rank: None if effect is None else {"exact": str(effect), "percent": percent(effect, 5)} for rank, effect in zip(RANKS, result.effects)},
         "weighted_sum": str(result.weighted_sum),

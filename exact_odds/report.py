@@ -124,7 +124,7 @@ def render_text(analysis: Analysis, notes: list[str], returns: bool, markdown: b
     return "\n".join(parts).rstrip() + "\n"
 
 
-def bet_record(result: BetAnalysis) -> dict:
+def bet_record(result: BetAnalysis) -> dict[str, object]:
     return {
         "description": result.bet.description,
         "expected_value": str(result.expected_value),
@@ -149,7 +149,7 @@ def bet_record(result: BetAnalysis) -> dict:
     }
 
 
-def analysis_record(analysis: Analysis, notes: list[str]) -> dict:
+def analysis_record(analysis: Analysis, notes: list[str]) -> dict[str, object]:
     return {
         "shoe": {
             "description": analysis.shoe.description,

@@ -321,7 +321,7 @@ class Simulation:
 
     def total(self, field: str) -> np.ndarray:
         """A sum over the chunks, added in chunk order."""
-        total = getattr(self.results[0], field).astype(np.float64 if getattr(self.results[0], field).dtype.kind == "f" else np.int64)
+        total: np.ndarray = getattr(self.results[0], field).astype(np.float64 if getattr(self.results[0], field).dtype.kind == "f" else np.int64)
         for result in self.results[1:]:
             total = total + getattr(result, field)
         return total
@@ -353,7 +353,7 @@ def run(settings: Settings, workers: int = 1, scheduler: str | None = None, prog
     return simulation
 
 
-def summary(simulation: Simulation) -> dict:
+def summary(simulation: Simulation) -> dict[str, Any]:
     """The report of a run: outcome frequencies against exact probabilities, and per bet the
     distribution of exact EV over coups, the perfect-information gain and the count's gains."""
     settings = simulation.settings
@@ -467,7 +467,7 @@ def estimates(simulation: Simulation, bet: str, threshold: int | None) -> dict[s
             "edge_when_betting": ratio(0, 1), "gain_per_100_coups": ratio(0, 2, 100.0)}
 
 
-def summary_text(record: dict) -> str:
+def summary_text(record: dict[str, Any]) -> str:
     """The report as tables."""
     from .grid import grid
 

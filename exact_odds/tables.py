@@ -139,7 +139,8 @@ class Table:
 
     def bound(self, size: int) -> int:
         """A bound on every product of factors and every count of a shoe of ``size`` cards."""
-        return max(size, 1) ** self.depth * self.scale
+        bound: int = max(size, 1) ** self.depth * self.scale
+        return bound
 
     def distribution(self, shoe: Shoe, entries: Entries | None = None, columns: Columns | None = None,
                      settlements: dict[Any, tuple[object, Array]] | None = None) -> Distribution:

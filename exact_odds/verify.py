@@ -333,7 +333,7 @@ class Calculator:
 
     def bet(self, figure: Figure) -> Bet:
         bets = available_bets(PRESETS[figure.rules], self.user_bets)
-        if figure.bet not in bets:
+        if figure.bet is None or figure.bet not in bets:
             raise InputError(f"figure {figure.id!r}: unknown bet {figure.bet!r} (not in the catalog or the bets file)")
         return bets[figure.bet]
 
