@@ -1,44 +1,55 @@
-"""Benchmarks, side by side in one run (plain Python; prints figures, asserts nothing about time).
+"""Benchmarks: every speed target beside its yardstick, in one run (prints figures, asserts nothing).
 
     python benchmarks/bench.py [--quick]
 
-1. Full analysis of an 8-deck shoe, every value-level bet of the catalog: the plain recursive
-   enumerator against the compiled evaluator, warm, in-process; their ratio.
-2. The three main bets alone, against a naive C enumerator of the same loops (built here with gcc
-   from benchmarks/naive_enumerator.c, when gcc is present).
-3. Batch throughput on one core: depleted 8-deck shoes per second, every catalog bet that the batch
-   path weighs (all but the two suited-pair bets).
-4. Cold wall time of `baccarat-odds --decks 8` (a new process each time; the median of 5).
-5. Simulation: 10,000 eight-deck shoes (500 with --quick) dealt to the cut card, exact EV of every
-   rank-level catalog bet at every coup, on two worker processes.
+Each line shows what exact_odds measured, the yardstick measured in the same run, their ratio, and
+the target of issues 12 and 13. The machine may be shared: read the ratios, not the absolute times.
+
+1. Batch, one core: depleted 8-deck shoes per second with the 42 coup bets of the catalog (also
+   the 3 main bets and all 47 rank-level bets), compiled kernel against its numpy fallback.
+2. One shoe, warm: the outcome table and the 3 main bets against a naive C enumerator of the same
+   loops (gcc -O2, built here from benchmarks/naive_enumerator.c); all rank-level bets and perfect
+   pairs against the plain recursive enumerator.
+3. 100 drawn user bets on the coup against the 42 catalog coup bets (one shoe and batch); 200 drawn
+   bets on card slots: wall time and peak memory of one process.
+4. Cold `baccarat-odds --decks 8` against `python -c "import numpy, click"`, run in alternation.
+5. simulate, every rank-level bet at every coup: local workers, and a dask LocalCluster of two
+   workers; each projected to the studies of the issue (1,000,000 shoes on 2 cores, 100,000,000 on N).
 """
 
 import os
 
-os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # the batch figure is for one core
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")  # every figure but simulate's is for one core
 os.environ.setdefault("OMP_NUM_THREADS", "1")
 
 import json  # noqa: E402
+import random  # noqa: E402
 import shutil  # noqa: E402
 import statistics  # noqa: E402
 import subprocess  # noqa: E402
 import sys  # noqa: E402
 import tempfile  # noqa: E402
 import time  # noqa: E402
+from collections.abc import Callable  # noqa: E402
 from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
 from exact_odds.analysis import PlainEngine, analyze  # noqa: E402
-from exact_odds.bets import catalog  # noqa: E402
-from exact_odds.fast import FastEngine, batch_expectations, coup_table  # noqa: E402
+from exact_odds.batch import batch_expectations  # noqa: E402
+from exact_odds.bets import Bet, catalog, load_bets  # noqa: E402
+from exact_odds.fast import FastEngine  # noqa: E402
+from exact_odds.kernel import compiled  # noqa: E402
 from exact_odds.shoe import Shoe  # noqa: E402
 
+HERE = Path(__file__).resolve().parent
+BIN = Path(sys.executable).parent
 
-def per_call(function, repeats: int) -> float:
-    """Best of three timings of ``repeats`` calls, in seconds per call."""
+
+def per_call(function: Callable[[], object], repeats: int, rounds: int = 5) -> float:
+    """Best of ``rounds`` timings of ``repeats`` calls, in seconds per call."""
     best = float("inf")
-    for _ in range(3):
+    for _ in range(rounds):
         start = time.perf_counter()
         for _ in range(repeats):
             function()
@@ -46,76 +57,218 @@ def per_call(function, repeats: int) -> float:
     return best
 
 
-def full_analysis(engine, shoe, bets):
-    result = analyze(shoe, bets, engine=engine)
-    return [bet.expected_value for bet in result.bets]
+def line(label: str, ours: str, yardstick: str, ratio: str, target: str) -> None:
+    print(f"  {label:<44} {ours:>14}  {yardstick:>14}  {ratio:>9}  {target}")
+
+
+def heading(title: str, ours: str = "exact_odds", yardstick: str = "yardstick") -> None:
+    print(f"\n{title}")
+    line("", ours, yardstick, "ratio", "target")
+
+
+def user_coup_bets(count: int, seed: int = 1) -> str:
+    """``count`` bets on the coup, drawn from six shapes of condition (a fixed seed)."""
+    draw = random.Random(seed)
+    records = []
+    for index in range(count):
+        when = [
+            lambda: f"winner == banker and banker_total == {draw.randint(0, 9)}",
+            lambda: f"player_total - banker_total == {draw.randint(-9, 9)}",
+            lambda: f"banker_third_card == {draw.randint(0, 9)} and winner == player",
+            lambda: f"(player_two_card_total + banker_two_card_total) % 10 == {draw.randint(0, 9)}",
+            lambda: f"total_cards == {draw.randint(4, 6)} and margin >= {draw.randint(1, 8)}",
+            lambda: f"winner == tie and player_total in [{draw.randint(0, 4)}, {draw.randint(5, 9)}]",
+        ][index % 6]()
+        records.append(f'[[bet]]\nname = "user_coup_{index}"\npays = [{{ when = "{when}", pays = "{draw.randint(2, 60)}" }}]\n')
+    return "\n".join(records)
+
+
+def user_slot_bets(count: int, seed: int = 2) -> str:
+    """``count`` bets on two of the first four card slots (ranks, suits, colours, values), drawn."""
+    draw = random.Random(seed)
+    slots = ["player_card1", "player_card2", "banker_card1", "banker_card2"]
+    records = []
+    for index in range(count):
+        first, second = draw.sample(slots, 2)
+        when = [
+            lambda: f"{first}_rank == {second}_rank and {first}_suit == {second}_suit",
+            lambda: f"{first}_color == {second}_color and {first}_value >= {draw.randint(5, 9)}",
+            lambda: f"{first}_rank == {draw.choice('A23456789TJQK')} and winner == {draw.choice(['player', 'banker'])}",
+            lambda: f"{first}_suit == {second}_suit and {first}_value + {second}_value == {draw.randint(2, 18)}",
+            lambda: f"{first}_rank == {second}_rank and banker_total >= {draw.randint(5, 8)}",
+        ][index % 5]()
+        records.append(f'[[bet]]\nname = "user_slot_{index}"\npays = [{{ when = "{when}", pays = "{draw.randint(2, 60)}" }}]\n')
+    return "\n".join(records)
+
+
+def depleted_shoes(count: int, suited: bool = False) -> np.ndarray:
+    """``count`` 8-deck shoes with 200 random cards dealt (per rank, or per card when ``suited``)."""
+    rng = np.random.default_rng(2026)
+    columns, each = (52, 8) if suited else (13, 32)
+    return np.full((count, columns), each) - rng.multivariate_hypergeometric([each] * columns, 200, size=count)
+
+
+def shoes_per_second(bets: list[Bet], shoes: np.ndarray, kernel: bool) -> float:
+    os.environ["EXACT_ODDS_KERNEL"] = "" if kernel else "numpy"
+    try:
+        batch_expectations(shoes[:64], bets)
+        return len(shoes) / per_call(lambda: batch_expectations(shoes, bets), 1, rounds=3)
+    finally:
+        os.environ.pop("EXACT_ODDS_KERNEL")
+
+
+def batch(quick: bool, bets: dict[str, list[Bet]]) -> None:
+    shoes = depleted_shoes(4_096 if quick else 16_384)
+    heading(f"1. batch: {len(shoes):,} depleted 8-deck shoes (200 cards dealt), shoes/s, one core",
+            "kernel" if compiled() else "(no kernel)", "numpy path")
+    for name in ("42 coup bets", "3 main bets", "47 rank-level bets"):
+        fast = shoes_per_second(bets[name], shoes, kernel=True)
+        fallback = shoes_per_second(bets[name], shoes, kernel=False)
+        line(name, f"{fast:,.0f}", f"{fallback:,.0f}", f"{fast / fallback:.1f}x", ">= 100,000/s" if name == "42 coup bets" else "")
+    suited = depleted_shoes(1_024 if quick else 4_096, suited=True)
+    fast = shoes_per_second(bets["perfect pair"], suited, kernel=True)
+    fallback = shoes_per_second(bets["perfect pair"], suited, kernel=False)
+    line("perfect pair (52 card counts)", f"{fast:,.0f}", f"{fallback:,.0f}", f"{fast / fallback:.1f}x", "in the batch path")
+
+
+def naive_c_seconds() -> tuple[float, tuple[int, int, int]] | None:
+    """Seconds per 8-deck shoe of the naive C enumerator and its counts (None without a compiler)."""
+    compiler = shutil.which("gcc") or shutil.which("cc")
+    if compiler is None:
+        return None
+    with tempfile.TemporaryDirectory() as folder:
+        binary = Path(folder) / "naive_enumerator"
+        subprocess.run([compiler, "-O2", "-o", str(binary), str(HERE / "naive_enumerator.c")], check=True)
+        banker, player, tie, micros = subprocess.run([str(binary), "8", "50"], capture_output=True, text=True, check=True).stdout.split()
+    return float(micros) / 1e6, (int(banker), int(player), int(tie))
+
+
+def single_shoe(bets: dict[str, list[Bet]]) -> None:
+    shoe = Shoe.decks(8)
+    fast = FastEngine()
+    heading("2. one 8-deck shoe, warm, per analysis")
+    main = bets["3 main bets"]
+    analyze(shoe, main, engine=fast)
+    ours = per_call(lambda: analyze(shoe, main, engine=fast), 500)
+    naive = naive_c_seconds()
+    if naive is None:
+        line("outcomes + 3 main bets / naive C -O2", f"{ours * 1e3:.3f} ms", "(no compiler)", "", "<= 0.15x")
+    else:
+        seconds, counts = naive
+        outcomes = analyze(shoe, main, engine=fast).outcomes
+        agrees = counts == (outcomes["banker"], outcomes["player"], outcomes["tie"])
+        line(f"outcomes + 3 main bets / naive C (same: {agrees})", f"{ours * 1e3:.3f} ms", f"{seconds * 1e3:.3f} ms", f"{ours / seconds:.2f}x", "<= 0.15x")
+    for name, repeats in (("47 rank-level bets", 100), ("perfect pair", 100)):
+        chosen = bets[name]
+        analyze(shoe, chosen, engine=fast)
+        ours = per_call(lambda: analyze(shoe, chosen, engine=fast), repeats)
+        plain = per_call(lambda: analyze(shoe, chosen, engine=PlainEngine()), 1, rounds=1)
+        line(f"{name} / plain enumerator", f"{ours * 1e3:.3f} ms", f"{plain * 1e3:.0f} ms", f"{ours / plain:.5f}x", "<= 1 ms")
+
+
+def peak_memory(bets_text: str) -> tuple[float, float]:
+    """Seconds and peak resident MiB of one process analysing these bets on 8 decks."""
+    script = ("import resource, sys, time\n"
+              "from exact_odds.analysis import analyze\nfrom exact_odds.bets import load_bets\nfrom exact_odds.shoe import Shoe\n"
+              "bets = list(load_bets(sys.stdin.read(), 'bench').values())\n"
+              "start = time.perf_counter(); analyze(Shoe.decks(8), bets)\n"
+              "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n")
+    seconds, mebibytes = subprocess.run([sys.executable, "-c", script], input=bets_text, capture_output=True, text=True, check=True).stdout.split()
+    return float(seconds), float(mebibytes)
+
+
+def user_bets(quick: bool, bets: dict[str, list[Bet]]) -> None:
+    shoe = Shoe.decks(8)
+    fast = FastEngine()
+    mine = list(load_bets(user_coup_bets(100), "bench").values())
+    coup = bets["42 coup bets"]
+    heading("3. bets of your own, one core", "100 user bets", "42 coup bets")
+    analyze(shoe, mine, engine=fast)
+    analyze(shoe, coup, engine=fast)
+    ours = per_call(lambda: analyze(shoe, mine, engine=fast), 50)
+    theirs = per_call(lambda: analyze(shoe, coup, engine=fast), 50)
+    line("one 8-deck shoe, warm", f"{ours * 1e3:.2f} ms", f"{theirs * 1e3:.2f} ms", f"{ours / theirs:.1f}x", "<= 3x")
+    shoes = depleted_shoes(2_048 if quick else 8_192)
+    ours = shoes_per_second(mine, shoes, kernel=True)
+    theirs = shoes_per_second(coup, shoes, kernel=True)
+    line("batch, depleted 8-deck shoes/s", f"{ours:,.0f}", f"{theirs:,.0f}", f"{theirs / ours:.1f}x", "<= 3x")
+    seconds, mebibytes = peak_memory(user_slot_bets(200))
+    line("200 bets on card slots: peak memory", f"{mebibytes:,.0f} MiB", "1,024 MiB", f"{mebibytes / 1024:.2f}x", f"well under 1 GiB ({seconds:.1f} s)")
+
+
+def command(name: str) -> list[str]:
+    installed = BIN / name
+    return [str(installed)] if installed.exists() else [sys.executable, "-m", "exact_odds"]
+
+
+def cold_start(quick: bool) -> None:
+    runs = 5 if quick else 15
+    with tempfile.TemporaryDirectory() as cache:
+        environment = {**os.environ, "EXACT_ODDS_CACHE": cache}
+        ours_command = command("baccarat-odds") + ["--decks", "8"]
+        yardstick_command = [sys.executable, "-c", "import numpy, click"]
+
+        def wall(arguments: list[str]) -> float:
+            start = time.perf_counter()
+            subprocess.run(arguments, check=True, capture_output=True, env=environment)
+            return time.perf_counter() - start
+
+        first = wall(ours_command)
+        ours, theirs = [], []
+        for _ in range(runs):
+            theirs.append(wall(yardstick_command))
+            ours.append(wall(ours_command))
+    heading(f"4. cold start, median wall of {runs} runs in alternation", "baccarat-odds", "numpy + click")
+    line("`baccarat-odds --decks 8`", f"{statistics.median(ours):.3f} s", f"{statistics.median(theirs):.3f} s",
+         f"{statistics.median(ours) / statistics.median(theirs):.2f}x", "<= 1.5x")
+    line("  its first run (builds the on-disk table cache)", f"{first:.3f} s", "", f"{first / statistics.median(theirs):.2f}x", "once per machine")
+
+
+def simulated(arguments: list[str]) -> tuple[float, int]:
+    start = time.perf_counter()
+    completed = subprocess.run(command("baccarat-odds") + ["simulate", *arguments, "--format", "json"], check=True, capture_output=True, text=True)
+    elapsed = time.perf_counter() - start
+    record = json.loads(completed.stdout)
+    return elapsed, record["shoes_completed"]
+
+
+def simulation(quick: bool, bets: dict[str, list[Bet]]) -> None:
+    names = ",".join(bet.name for bet in bets["47 rank-level bets"])
+    shoes = 1_000 if quick else 10_000
+    common = ["--decks", "8", "--shoes", str(shoes), "--bets", names]
+    heading(f"5. simulate {shoes:,} eight-deck shoes, 47 rank-level bets at every coup", "measured", "projected")
+    elapsed, done = simulated(common + ["--workers", "2"])
+    million = elapsed / done * 1_000_000
+    line("2 local workers; 1,000,000 shoes", f"{elapsed:.1f} s", f"{million / 60:.1f} min", "", "<= 15 min")
+    try:
+        from dask.distributed import LocalCluster
+    except ImportError:
+        line("dask LocalCluster, 2 workers", "(no dask)", "", "", "pip install '.[cluster]'")
+        return
+    with LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        elapsed, done = simulated(common + ["--scheduler", cluster.scheduler_address])
+    per_core = done / elapsed / 2
+    line("dask LocalCluster, 2 workers", f"{elapsed:.1f} s", f"{done / elapsed:,.0f} shoes/s", "", "scales with workers")
+    for cores in (2, 64, 512):
+        line(f"  100,000,000 shoes on {cores} cores", "", f"{1e8 / per_core / cores / 3600:,.1f} h", "", "")
 
 
 def main(quick: bool) -> None:
-    shoe = Shoe.decks(8)
-    catalog_bets = catalog()
-    value_bets = [bet for bet in catalog_bets.values() if bet.needs_coup]
-    main_bets = [catalog_bets[name] for name in ("banker", "player", "tie")]
-    batch_bets = [bet for bet in catalog_bets.values() if not bet.needs_suits]
-    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, numpy {np.__version__}")
-
-    start = time.perf_counter()
-    coup_table()
-    print(f"compiled table built in {1000 * (time.perf_counter() - start):.0f} ms (once per process)")
-
-    plain = per_call(lambda: full_analysis(PlainEngine(), shoe, value_bets), 1)
-    fast = per_call(lambda: full_analysis(FastEngine(), shoe, value_bets), 200)
-    print(f"\n1. full analysis, 8 decks, {len(value_bets)} value-level bets")
-    print(f"   plain enumerator    {1000 * plain:9.3f} ms")
-    print(f"   compiled evaluator  {1000 * fast:9.3f} ms")
-    print(f"   ratio               {plain / fast:9.0f} x")
-
-    main_fast = per_call(lambda: full_analysis(FastEngine(), shoe, main_bets), 500)
-    print("\n2. outcome table and the three main bets, 8 decks")
-    print(f"   compiled evaluator  {1000 * main_fast:9.3f} ms")
-    compiler = shutil.which("gcc") or shutil.which("cc")
-    if compiler:
-        with tempfile.TemporaryDirectory() as folder:
-            binary = Path(folder) / "naive_enumerator"
-            subprocess.run([compiler, "-O2", "-o", str(binary), str(Path(__file__).with_name("naive_enumerator.c"))], check=True)
-            banker, player, tie, micros = subprocess.run([str(binary), "8", "20"], capture_output=True, text=True, check=True).stdout.split()
-        ours = analyze(shoe, main_bets).outcomes
-        agrees = (int(banker), int(player), int(tie)) == (ours["banker"], ours["player"], ours["tie"])
-        print(f"   naive C enumerator  {float(micros) / 1000:9.3f} ms (gcc -O2; same counts: {agrees})")
-        print(f"   ratio               {float(micros) / 1e6 / main_fast:9.1f} x")
-    else:
-        print("   naive C enumerator  (no C compiler found)")
-
-    shoes = 2_000 if quick else 10_000
-    rng = np.random.default_rng(2026)
-    depleted = np.full((shoes, 13), 32) - rng.multivariate_hypergeometric([32] * 13, 200, size=shoes)
-    batch_expectations(depleted[:10], batch_bets)
-    start = time.perf_counter()
-    batch_expectations(depleted, batch_bets)
-    elapsed = time.perf_counter() - start
-    print(f"\n3. batch, {shoes:,} depleted 8-deck shoes (200 cards dealt), {len(batch_bets)} bets, one core")
-    print(f"   {shoes / elapsed:12,.0f} shoes per second ({1e6 * elapsed / shoes:.0f} us per shoe)")
-
-    command = shutil.which("baccarat-odds")
-    runs = [sys.executable, "-m", "exact_odds"] if command is None else [command]
-    walls = []
-    for _ in range(5):
-        start = time.perf_counter()
-        subprocess.run(runs + ["--decks", "8"], check=True, capture_output=True)
-        walls.append(time.perf_counter() - start)
-    print("\n4. cold `baccarat-odds --decks 8`")
-    print(f"   median wall time    {statistics.median(walls):9.3f} s (min {min(walls):.3f} s)")
-
-    shoes = 500 if quick else 10_000
-    start = time.perf_counter()
-    completed = subprocess.run(
-        runs + ["simulate", "--shoes", str(shoes), "--workers", "2", "--bets", "all", "--format", "json"],
-        check=True, capture_output=True, text=True,
-    )
-    elapsed = time.perf_counter() - start
-    coups = json.loads(completed.stdout)["coups"]
-    print(f"\n5. simulate {shoes:,} eight-deck shoes, every rank-level bet at every coup, 2 workers")
-    print(f"   {elapsed:9.1f} s wall, {coups:,} coups ({coups / elapsed:,.0f} coups per second)")
+    everything = catalog()
+    rank_level = [bet for bet in everything.values() if not bet.needs_suits]
+    bets = {
+        "42 coup bets": [bet for bet in rank_level if bet.needs_coup],
+        "3 main bets": [everything[name] for name in ("banker", "player", "tie")],
+        "47 rank-level bets": rank_level,
+        "perfect pair": [everything["perfect_pair"]],
+    }
+    print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, numpy {np.__version__}, "
+          f"compiled kernel: {'yes' if compiled() else 'no (numpy path)'}{', quick run' if quick else ''}")
+    batch(quick, bets)
+    single_shoe(bets)
+    user_bets(quick, bets)
+    cold_start(quick)
+    simulation(quick, bets)
 
 
 if __name__ == "__main__":

@@ -8,14 +8,13 @@ The first row whose condition holds settles the bet; a coup no row matches loses
 (Fraction(19, 20), Fraction(4, 1), Fraction(0, 1), Fraction(-1, 2))
 """
 
+import os
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from collections.abc import Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
 from math import lcm
-from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -23,7 +22,7 @@ import numpy as np
 from .conditions import Condition, parse_condition
 from .errors import InputError
 from .features import Array, Columns, Levels, first_match, merge_levels
-from .parsing import parse_exact, shown
+from .parsing import parse_exact, parse_toml, shown
 from .rules import DrawRules
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -187,8 +186,8 @@ MAX_ROWS = 1_000
 def load_bets(text: str, origin: str) -> dict[str, Bet]:
     """Bets from the text of a TOML bets file, by name, in file order."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        data = parse_toml(text)
+    except ValueError as error:  # tomllib.TOMLDecodeError
         raise InputError(f"{origin}: not valid TOML: {error}") from None
     records = data.get("bet")
     if not isinstance(records, list) or not records:
@@ -203,31 +202,41 @@ def load_bets(text: str, origin: str) -> dict[str, Bet]:
 
 
 class Catalog(MutableMapping[str, Bet]):
-    """Bets by name, each built from its record when first used (the shipped catalog: a command
-    that prices three bets need not parse fifty)."""
+    """Bets by name, each built from its record when first used, the records read when first
+    needed (the shipped catalog: a command that prices the main bets, set in it from the rules,
+    reads no file; one that prices three bets parses three). Bets set in it take the place of a
+    record of their name, or come after the records."""
 
-    def __init__(self, records: dict[str, dict[str, object]], origin: str):
-        self.records, self.origin = dict(records), origin
+    def __init__(self, records: Callable[[], dict[str, dict[str, object]]], origin: str):
+        self.read, self.origin = records, origin
         self.bets: dict[str, Bet] = {}
+        self.removed: set[str] = set()
+
+    @cached_property
+    def records(self) -> dict[str, dict[str, object]]:
+        return self.read()
 
     def __getitem__(self, name: str) -> Bet:
+        if name in self.removed:
+            raise KeyError(name)
         if name not in self.bets:
             self.bets[name] = _built(self.origin, name, self.records[name])
         return self.bets[name]
 
     def __setitem__(self, name: str, bet: Bet) -> None:
-        self.records[name] = {}
+        self.removed.discard(name)
         self.bets[name] = bet
 
     def __delitem__(self, name: str) -> None:
-        del self.records[name]
-        self.bets.pop(name, None)
+        if name not in self:
+            raise KeyError(name)
+        self.removed.add(name)
 
     def __iter__(self) -> Iterator[str]:
-        return iter(self.records)
+        return (name for name in dict.fromkeys([*self.records, *self.bets]) if name not in self.removed)
 
     def __len__(self) -> int:
-        return len(self.records)
+        return sum(1 for _ in self)
 
 
 _BUILT: dict[tuple[str, str], Bet] = {}
@@ -242,19 +251,21 @@ def _built(origin: str, name: str, record: dict[str, object]) -> Bet:
 
 def catalog() -> Catalog:
     """The shipped catalog of main bets, variants and side bets (a new mapping of the same bets)."""
-    return Catalog(_catalog_records(), "catalog bets.toml")
+    return Catalog(_catalog_records, "catalog bets.toml")
 
 
 @lru_cache(maxsize=1)
 def _catalog_records() -> dict[str, dict[str, object]]:
-    data = tomllib.loads((Path(__file__).parent / "data" / "bets.toml").read_text(encoding="utf-8"))
+    with open(os.path.join(os.path.dirname(__file__), "data", "bets.toml"), encoding="utf-8") as catalog_file:
+        data = parse_toml(catalog_file.read())
     return {record["name"]: record for record in data["bet"]}
 
 
 def bets_file(path: str) -> dict[str, Bet]:
     """Bets from a user's TOML file."""
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        with open(path, encoding="utf-8") as user_file:
+            text = user_file.read()
     except OSError as error:
         raise InputError(f"cannot read bets file {shown(path)}: {error.strerror}") from None
     except UnicodeDecodeError:
@@ -296,11 +307,13 @@ def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_kn
 
 @lru_cache(maxsize=16)
 def main_bets(rules: DrawRules) -> dict[str, Bet]:
-    """The banker and tie bets at the rule set's commission and tie pay, as ``banker`` and ``tie``."""
+    """The main bets: banker and tie at the rule set's commission and tie pay, and player (as the catalog has it)."""
     records: list[dict[str, Any]] = [
         {"name": "banker", "description": f"Banker wins: pays 1 to 1 less {rules.commission}% commission; a tie pushes",
          "pays": [{"when": "winner == banker", "pays": str(1 - rules.commission / 100), "event": "banker wins"},
                   {"when": "winner == tie", "pays": "push", "event": "tie"}]},
+        {"name": "player", "description": "Player wins: pays 1 to 1; a tie pushes",
+         "pays": [{"when": "winner == player", "pays": "1", "event": "player wins"}, {"when": "winner == tie", "pays": "push", "event": "tie"}]},
         {"name": "tie", "description": f"Tie: pays {rules.tie_pays} to 1", "pays": [{"when": "winner == tie", "pays": str(rules.tie_pays), "event": "tie"}]},
     ]
     return {record["name"]: bet_from_record(record, "rules") for record in records}

@@ -12,9 +12,7 @@ keeps nothing on disk.
 
 import hashlib
 import os
-import tempfile
 from collections.abc import Callable
-from pathlib import Path
 
 import numpy as np
 
@@ -25,33 +23,34 @@ from .tables import MAX_CARDS, Table, table_arrays, table_from_arrays
 FIELDS = ("multisets", "entry_multiset", "entry_row", "entry_weight", "keys")
 BUILDERS = ("cache.py", "coup.py", "features.py", "policy.py", "rules.py", "tables.py")
 KEPT = 8
+SUFFIX = ".table"
 
 
-def folder() -> Path | None:
+def folder() -> str | None:
     """Where tables are kept, or None when caching is off."""
     setting = os.environ.get("EXACT_ODDS_CACHE", "")
     if setting.lower() == "off":
         return None
     if setting:
-        return Path(setting)
-    base = os.environ.get("XDG_CACHE_HOME") or (Path.home() / ".cache")
-    return Path(base) / "exact_odds"
+        return setting
+    return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "exact_odds")
 
 
 def key(decisions: Decisions) -> str:
     """The name of the table of ``decisions`` built by this source."""
     hasher = hashlib.sha256(repr((decisions.rules, str(decisions.policy), decisions.scale, decisions.player, decisions.banker)).encode("utf-8"))
     for name in BUILDERS:
-        hasher.update((Path(__file__).parent / name).read_bytes())
+        with open(os.path.join(os.path.dirname(__file__), name), "rb") as source:
+            hasher.update(source.read())
     return hasher.hexdigest()[:24]
 
 
 def cached_table(decisions: Decisions, build: Callable[[], Table]) -> Table:
     """The plain table of ``decisions``, read from disk when a sound copy is there, else built
-    (and kept when possible)."""
+    (and kept when possible). (Paths are plain strings here: pathlib is imported to write only.)"""
     where = folder()
-    path = where / f"coup-table-{key(decisions)}.npz" if where else None
-    if path is not None and path.is_file():
+    path = os.path.join(where, f"coup-table-{key(decisions)}{SUFFIX}") if where else None
+    if path is not None and os.path.isfile(path):
         table = _read(path, decisions)
         if table is not None:
             return table
@@ -61,12 +60,11 @@ def cached_table(decisions: Decisions, build: Callable[[], Table]) -> Table:
     return table
 
 
-def _read(path: Path, decisions: Decisions) -> Table | None:
+def _read(path: str, decisions: Decisions) -> Table | None:
     try:
-        with np.load(path, allow_pickle=False) as stored:
-            arrays = {name: stored[name] for name in FIELDS}
-            digest = bytes(stored["digest"])
-    except Exception:  # any file that cannot be read whole (bad zip, CRC, header, missing array) is rebuilt
+        with open(path, "rb") as stored:
+            arrays, digest = _decode(stored.read())
+    except Exception:  # any file that cannot be read whole (short, garbled header, missing array) is rebuilt
         return None
     if any(array.dtype.kind != "i" for array in arrays.values()) or digest != _digest(arrays):
         return None
@@ -84,6 +82,42 @@ def _read(path: Path, decisions: Decisions) -> Table | None:
     return table_from_arrays(columns, decisions.scale**2, arrays)
 
 
+MAGIC = b"exact_odds coup table 1\n"
+
+
+def _encode(arrays: dict[str, np.ndarray]) -> bytes:
+    """The arrays as one file: a line per array (name, type, shape), its digest, a blank line, then
+    the arrays' bytes in that order (read back without any archive library).
+
+    >>> arrays, digest = _decode(_encode({name: np.arange(6, dtype=np.int8).reshape(2, 3) for name in FIELDS}))
+    >>> arrays["keys"].tolist(), digest == _digest(arrays)
+    ([[0, 1, 2], [3, 4, 5]], True)
+    """
+    lines = [f"{name} {arrays[name].dtype.str} {'x'.join(map(str, arrays[name].shape))}" for name in FIELDS]
+    header = "\n".join(lines + [f"digest {_digest(arrays).hex()}"]).encode("ascii")
+    return MAGIC + header + b"\n\n" + b"".join(np.ascontiguousarray(arrays[name]).tobytes() for name in FIELDS)
+
+
+def _decode(data: bytes) -> tuple[dict[str, np.ndarray], bytes]:
+    """The arrays and the digest a file of :func:`_encode` holds (ValueError for anything else)."""
+    header, blank, body = data.removeprefix(MAGIC).partition(b"\n\n")
+    *lines, digest = header.decode("ascii").split("\n")
+    if not data.startswith(MAGIC) or not blank or [line.split(" ")[0] for line in lines] != list(FIELDS) or not digest.startswith("digest "):
+        raise ValueError("not a coup table file")
+    arrays, offset = {}, 0
+    for line in lines:
+        name, kind, dimensions = line.split(" ")
+        dtype, shape = np.dtype(kind), tuple(int(size) for size in dimensions.split("x"))
+        if dtype.kind not in "iuf":
+            raise ValueError(f"{name} holds {dtype}")
+        count = int(np.prod(shape))
+        arrays[name] = np.frombuffer(body, dtype, count, offset).reshape(shape)
+        offset += count * dtype.itemsize
+    if offset != len(body):
+        raise ValueError("the file is longer than its arrays")
+    return arrays, bytes.fromhex(digest.removeprefix("digest "))
+
+
 def _digest(arrays: dict[str, np.ndarray]) -> bytes:
     hasher = hashlib.sha256()
     for name in FIELDS:
@@ -99,21 +133,22 @@ def _compact(array: np.ndarray) -> np.ndarray:
     return array
 
 
-def _write(path: Path, table: Table) -> None:
-    """Keep ``table`` at ``path`` whole or not at all; a folder that cannot be written is no error."""
-    staging: Path | None = None
+def _write(target: str, table: Table) -> None:
+    """Keep ``table`` at ``target`` whole or not at all; a folder that cannot be written is no error."""
+    import tempfile  # here only: a process that reads the table need not import them
+    from pathlib import Path
+
+    path, staging = Path(target), None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=".coup-table-", suffix=".npz", dir=path.parent)
-        staging = Path(name)
-        arrays = {name: _compact(array) for name, array in table_arrays(table).items()}
+        handle, name = tempfile.mkstemp(prefix=".coup-table-", suffix=SUFFIX, dir=path.parent)
+        staging = name
         with os.fdopen(handle, "wb") as stream:
-            # numpy's stubs let **arrays fill savez's allow_pickle flag (so mypy objects); no field has that name
-            np.savez(stream, digest=np.frombuffer(_digest(arrays), dtype=np.uint8), **arrays)  # type: ignore[arg-type]
+            stream.write(_encode({name: _compact(array) for name, array in table_arrays(table).items()}))
         os.replace(staging, path)
         staging = None
-        for stale in sorted(path.parent.glob("coup-table-*.npz"), key=lambda kept: kept.stat().st_mtime)[:-KEPT]:
+        for stale in sorted(path.parent.glob("coup-table-*"), key=lambda kept: kept.stat().st_mtime)[:-KEPT]:  # older formats go first
             stale.unlink()
     except OSError:
-        if staging is not None:
-            staging.unlink(missing_ok=True)
+        if staging is not None and os.path.exists(staging):
+            os.unlink(staging)

@@ -8,7 +8,7 @@ command where they mean something. Given to a command where they mean nothing, t
 import contextlib
 import os
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any, TypeVar
@@ -285,6 +285,10 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
     bets, notes = given_options.bets(shoe.knows_suits)
     run = ENGINES[engine or "fast"]()
     rules = given_options.rule_set()
+    if unordered and (given is not None or by_feature is not None):
+        raise InputError("--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup")
+    if unordered and all(bet.needs_coup for bet in bets):
+        raise InputError("--unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
     if by_feature is not None:
         if given is not None or returns:
             raise InputError("--by gives a table by value: it does not combine with --given or --returns")
@@ -294,12 +298,10 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
         emit(render_by(by_feature.lower(), by_value(shoe, bets, given_options.decisions(shoe), by_feature.lower(), run), fmt or "table"))
         return
     if given is not None:
-        if unordered:
-            raise InputError("--unordered counts bets on the first cards alone; given a condition every bet is counted through the coup")
         emit(render(analyze(shoe, bets, given_options.decisions(shoe), engine=run, given=given), fmt or "table", notes, returns))
         return
     if rules.option_points() and not given_options.policy_given():
-        analyses = [analyze(shoe, bets, resolve(rules, choice), engine=run) for choice in pure_policies(rules)]
+        analyses = [analyze(shoe, bets, resolve(rules, choice), engine=run, unordered=unordered or "") for choice in pure_policies(rules)]
         emit(render_choices(analyses, fmt or "table", notes, returns))
         return
     emit(render(analyze(shoe, bets, given_options.decisions(shoe), engine=run, unordered=unordered or ""), fmt or "table", notes, returns))
@@ -655,11 +657,46 @@ def chemin_de_fer(ctx: click.Context, /, model: str, fmt: str, **local: Any) -> 
     emit(render(solve(model, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
 
 
+def given_twice(args: Sequence[str]) -> str | None:
+    """The first option given twice in one place (before the command, or after it), which click
+    would silently take as its last value; None when there is none. Given before and after the
+    command is caught by :func:`options`.
+
+    >>> given_twice(["--remove", "AS", "--remove", "KS"]), given_twice(["--remove", "AS", "deal", "--remove", "KS"])
+    ('--remove', None)
+    """
+    command: click.Command = cli
+    seen: set[str] = set()
+    arguments = iter(args)
+    for token in arguments:
+        if token == "--":
+            break
+        if not token.startswith("-") or token == "-":
+            if command is cli and token in cli.commands:
+                command, seen = cli.commands[token], set()
+            continue
+        name, inline, _ = token.partition("=")
+        option = next((param for param in command.params if isinstance(param, click.Option) and name in param.opts + param.secondary_opts), None)
+        if option is None:
+            continue
+        if not option.multiple and not option.count:
+            if option.name in seen:
+                return name
+            seen.add(option.name or name)
+        if not option.is_flag and not inline:
+            next(arguments, None)
+    return None
+
+
 def main(argv: Iterable[str] | None = None) -> None:
     """Entry point: every input error is one line on stderr and exit status 2; Ctrl-C is 130; an
     output that cannot be written (a closed pipe, a full disk) is one line and status 1."""
+    args = list(argv) if argv is not None else sys.argv[1:]
     try:
-        code = cli.main(args=list(argv) if argv is not None else None, prog_name="baccarat-odds", standalone_mode=False)
+        twice = given_twice(args)
+        if twice:
+            raise InputError(f"{twice}: that option is given already (only one value would count): give it once")
+        code = cli.main(args=args, prog_name="baccarat-odds", standalone_mode=False)
     except click.ClickException as error:
         fail(f"error: {error.format_message()}", 2)
     except (click.Abort, KeyboardInterrupt):

@@ -14,6 +14,7 @@ from typing import Any
 import numpy as np
 
 from .bets import Bet, settlement
+from .distribution import FLOAT_EXACT
 from .features import Array, Columns
 from .kernel import Entries
 from .tables import Table
@@ -37,15 +38,33 @@ def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> Ev
     """Group the table's rows by the line every bet settles them on (and by the winner)."""
     lines = [settlement(bet, table.columns, table.settlements) for bet in bets] + ([table.columns["winner"]] if winner else [])
     events, representatives, row_event = np.unique(np.stack(lines, axis=1), axis=0, return_index=True, return_inverse=True)
-    target = row_event.ravel()[table.entry_row]
-    keys, index = np.unique(target * len(table.multisets) + table.entry_multiset, return_inverse=True)
-    weight = np.zeros(len(keys), dtype=table.entry_weight.dtype)
-    np.add.at(weight, index, table.entry_weight)
+    keys, weight = _merged(row_event.ravel()[table.entry_row] * len(table.multisets) + table.entry_multiset, table.entry_weight,
+                           len(events) * len(table.multisets))
     event, multiset = np.divmod(keys, len(table.multisets))
     columns = Columns({name: column[representatives] for name, column in table.columns.items()}, table.columns.levels)
     basis = EventBasis(bets, events, columns, Entries(table.factors, multiset, event, weight, len(events)))
     basis.settlements.update({id(bet): (bet, np.ascontiguousarray(events[:, position])) for position, bet in enumerate(bets)})
     return basis
+
+
+DENSE_KEYS = 1 << 24
+"""Entries are merged by a count over every possible key up to this many keys, else by sorting."""
+
+
+def _merged(keys: Array, weights: Array, possible: int) -> tuple[Array, Array]:
+    """The distinct ``keys`` in order and the sum of the ``weights`` of each, exactly.
+
+    >>> [array.tolist() for array in _merged(np.array([5, 2, 5]), np.array([1, 7, 3]), 8)]
+    [[2, 5], [7, 4]]
+    """
+    if possible <= DENSE_KEYS and weights.dtype != object and int(weights.sum()) < FLOAT_EXACT:
+        sums = np.bincount(keys, weights, minlength=possible)  # float64, exact: every sum is below 2^53
+        present = np.flatnonzero(sums)
+        return present, sums[present].astype(weights.dtype)
+    distinct, index = np.unique(keys, return_inverse=True)
+    merged = np.zeros(len(distinct), dtype=weights.dtype)
+    np.add.at(merged, index, weights)
+    return distinct, merged
 
 
 def cached_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:

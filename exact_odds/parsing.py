@@ -16,6 +16,7 @@ exact_odds.errors.InputError: --decks must be a whole number written with the di
 
 import re
 from fractions import Fraction
+from typing import Any
 
 from .errors import InputError
 
@@ -70,3 +71,11 @@ def parse_probability(text: object, what: str) -> Fraction:
     if not 0 <= value <= 1:
         raise InputError(f"{what} must be a probability from 0 to 1, not {shown(text)}")
     return value
+
+
+def parse_toml(text: str) -> dict[str, Any]:
+    """A TOML document (tomllib is imported here, when a file is read: the main bets need none).
+    Malformed text raises ``tomllib.TOMLDecodeError``, a ``ValueError``."""
+    import tomllib
+
+    return tomllib.loads(text)

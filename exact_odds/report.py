@@ -6,10 +6,9 @@
 '-10.3614%'
 """
 
-import csv
 import io
-import json
 import math
+from collections.abc import Sequence
 from fractions import Fraction
 
 from .analysis import Analysis, BetAnalysis
@@ -173,29 +172,43 @@ def analysis_record(analysis: Analysis, notes: list[str]) -> dict[str, object]:
     }
 
 
-def render_csv(analysis: Analysis) -> str:
+def json_text(record: object) -> str:
+    """A record as indented JSON (json is imported by the commands that print it only)."""
+    import json
+
+    return json.dumps(record, indent=2) + "\n"
+
+
+def csv_text(rows: Sequence[Sequence[object]]) -> str:
+    """Rows as CSV lines (csv is imported by the commands that print it only)."""
+    import csv
+
     buffer = io.StringIO()
-    writer = csv.writer(buffer, lineterminator="\n")
-    writer.writerow(["section", "name", "event", "pays", "combinations", "total", "probability", "decimal", "expected_value", "house_edge_percent"])
+    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    return buffer.getvalue()
+
+
+def render_csv(analysis: Analysis) -> str:
+    rows: list[list[object]] = [["section", "name", "event", "pays", "combinations", "total", "probability", "decimal", "expected_value", "house_edge_percent"]]
     if analysis.given is not None:
         given = analysis.given
-        writer.writerow(["given", given.text, "", "", given.combinations, given.total, given.probability, fixed(given.probability, 12), "", ""])
+        rows.append(["given", given.text, "", "", given.combinations, given.total, given.probability, fixed(given.probability, 12), "", ""])
     for name in OUTCOMES:
         probability = analysis.probability(name)
-        writer.writerow(["outcome", name, "", "", analysis.outcomes[name], analysis.total, probability, fixed(probability, 12), "", ""])
+        rows.append(["outcome", name, "", "", analysis.outcomes[name], analysis.total, probability, fixed(probability, 12), "", ""])
     for result in analysis.bets:
         name = result.bet.name
-        writer.writerow(["bet", name, "", "", "", result.total, "", "", result.expected_value, fixed(result.house_edge * 100, 6)])
+        rows.append(["bet", name, "", "", "", result.total, "", "", result.expected_value, fixed(result.house_edge * 100, 6)])
         for row in result.rows:
-            writer.writerow(["return", name, row.event, row.pays.text, row.combinations, result.total, row.probability, fixed(row.probability, 12), row.expected_return, ""])
-    return buffer.getvalue()
+            rows.append(["return", name, row.event, row.pays.text, row.combinations, result.total, row.probability, fixed(row.probability, 12), row.expected_return, ""])
+    return csv_text(rows)
 
 
 def render(analysis: Analysis, fmt: str, notes: list[str] | None = None, returns: bool = False) -> str:
     """The analysis as ``table``, ``json``, ``csv`` or ``markdown``."""
     notes = notes or []
     if fmt == "json":
-        return json.dumps(analysis_record(analysis, notes), indent=2) + "\n"
+        return json_text(analysis_record(analysis, notes))
     if fmt == "csv":
         return render_csv(analysis)
     return render_text(analysis, notes, returns, markdown=fmt == "markdown")
@@ -221,16 +234,14 @@ def render_by(feature: str, rows: list[tuple[int, Analysis]], fmt: str) -> str:
              "outcomes": {name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES},
              "bets": {result.bet.name: {"expected_value": str(result.expected_value)} for result in analysis.bets}}
             for value, analysis in rows]}
-        return json.dumps(record, indent=2) + "\n"
+        return json_text(record)
     bets = [result.bet.name for result in rows[0][1].bets] if rows else []
     table = [[value_text(feature, value), f"{analysis.total:,}", fixed(analysis.given.probability if analysis.given else Fraction(1), 6)]
              + [fixed(analysis.probability(name), 6) for name in OUTCOMES] + [fixed(result.expected_value, 6) for result in analysis.bets]
              for value, analysis in rows]
     headers = [feature, "combinations", "probability"] + [f"P({name})" for name in OUTCOMES] + [f"EV {name}" for name in bets]
     if fmt == "csv":
-        buffer = io.StringIO()
-        csv.writer(buffer, lineterminator="\n").writerows([headers] + table)
-        return buffer.getvalue()
+        return csv_text([headers, *table])
     return grid(table, headers, markdown=fmt == "markdown") + "\n"
 
 
@@ -248,7 +259,7 @@ def render_choices(analyses: list[Analysis], fmt: str, notes: list[str], returns
     if fmt == "json":
         record = {"rules": best.decisions.rules.name, "choices": [analysis_record(analysis, notes) for analysis in analyses],
                   "better_for_player": str(best.decisions.policy)}
-        return json.dumps(record, indent=2) + "\n"
+        return json_text(record)
     if fmt == "csv":
         parts = []
         for index, analysis in enumerate(analyses):

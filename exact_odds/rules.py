@@ -12,13 +12,12 @@ is a natural. Presets by name (:data:`PRESETS`) or a TOML file (:func:`load_rule
 True
 """
 
-import tomllib
+import os
 from dataclasses import dataclass
 from fractions import Fraction
-from pathlib import Path
 
 from .errors import InputError
-from .parsing import parse_exact, shown
+from .parsing import parse_exact, parse_toml, shown
 
 DRAW, STAND, CHOICE, NEVER = "D", "S", "C", "-"
 MARKS = (DRAW, STAND, CHOICE)
@@ -268,8 +267,8 @@ RULES_FIELDS = ("name", "naturals", "commission", "tie_pays", "player_sees", "ba
 def load_rules(text: str, origin: str) -> DrawRules:
     """A rule set from the text of a TOML rules file; errors name the field."""
     try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as error:
+        data = parse_toml(text)
+    except ValueError as error:  # tomllib.TOMLDecodeError
         raise InputError(f"rules file {origin}: not valid TOML: {error}") from None
     unknown = sorted(set(data) - set(RULES_FIELDS))
     if unknown:
@@ -330,11 +329,11 @@ def rules_named(spec: str) -> DrawRules:
     """A preset by name, or the rules of a TOML file."""
     if spec in PRESETS:
         return PRESETS[spec]
-    path = Path(spec)
-    if not path.is_file():
+    if not os.path.isfile(spec):
         raise InputError(f"--rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file")
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(spec, encoding="utf-8") as rules_file:
+            text = rules_file.read()
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read rules file {spec!r}: {getattr(error, 'strerror', None) or error}") from None
     return load_rules(text, spec)

@@ -10,7 +10,6 @@ True
 """
 
 import re
-import tomllib
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
@@ -24,7 +23,7 @@ from .conditions import parse_condition
 from .errors import InputError
 from .fast import FastEngine
 from .features import COUP_FEATURES, FIRST_CARDS, Granularity, merge_levels
-from .parsing import parse_exact, shown
+from .parsing import parse_exact, parse_toml, shown
 from .policy import Decisions, Policy, resolve
 from .rules import PRESETS
 from .shoe import Shoe, shoe_of_decks
@@ -273,8 +272,8 @@ def _check_simulation(fields: dict[str, Any], where: str) -> None:
 def load_figures(text: str, origin: str) -> list[Figure]:
     """The figures of a published-figures TOML file; errors name the record."""
     try:
-        records = tomllib.loads(text).get("figure")
-    except tomllib.TOMLDecodeError as error:
+        records = parse_toml(text).get("figure")
+    except ValueError as error:  # tomllib.TOMLDecodeError
         raise InputError(f"{origin}: not valid TOML: {error}") from None
     if not isinstance(records, list) or not records:
         raise InputError(f"{origin}: no [[figure]] records")

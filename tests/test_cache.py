@@ -32,10 +32,10 @@ def assert_same(left, right):
 def test_a_kept_table_reads_back_identical(tmp_path, monkeypatch):
     monkeypatch.setenv("EXACT_ODDS_CACHE", str(tmp_path))
     built = cache.cached_table(DECISIONS, build_fresh)
-    (kept,) = tmp_path.glob("coup-table-*.npz")
+    (kept,) = tmp_path.glob(f"coup-table-*{cache.SUFFIX}")
     read = cache.cached_table(DECISIONS, lambda: pytest.fail("a sound table was rebuilt"))
     assert_same(read, built)
-    assert kept.name == f"coup-table-{cache.key(DECISIONS)}.npz"
+    assert kept.name == f"coup-table-{cache.key(DECISIONS)}{cache.SUFFIX}"
 
 
 def test_rules_and_policies_have_their_own_tables(tmp_path, monkeypatch):
@@ -47,23 +47,27 @@ def test_rules_and_policies_have_their_own_tables(tmp_path, monkeypatch):
 
 
 def forge(path, change):
-    with np.load(path) as stored:
-        arrays = {name: stored[name].copy() for name in cache.FIELDS}
+    arrays = {name: array.copy() for name, array in cache._decode(path.read_bytes())[0].items()}
     change(arrays)
-    np.savez(path, digest=np.frombuffer(cache._digest(arrays), dtype=np.uint8), **arrays)
+    path.write_bytes(cache._encode(arrays))
 
 
-@pytest.mark.parametrize("damage", ["truncated", "flipped byte", "wrong weights, digest redone", "wrong row, digest redone", "float weights, digest redone"])
+@pytest.mark.parametrize("damage", ["truncated", "flipped byte", "garbled header", "longer", "wrong weights, digest redone", "wrong row, digest redone",
+                                    "float weights, digest redone"])
 def test_a_damaged_or_forged_table_is_ignored_and_rebuilt(tmp_path, monkeypatch, damage):
     monkeypatch.setenv("EXACT_ODDS_CACHE", str(tmp_path))
     built = cache.cached_table(DECISIONS, build_fresh)
-    (kept,) = tmp_path.glob("coup-table-*.npz")
+    (kept,) = tmp_path.glob(f"coup-table-*{cache.SUFFIX}")
     if damage == "truncated":
         kept.write_bytes(kept.read_bytes()[:1000])
     elif damage == "flipped byte":
         data = bytearray(kept.read_bytes())
         data[len(data) // 2] ^= 0xFF
         kept.write_bytes(bytes(data))
+    elif damage == "garbled header":
+        kept.write_bytes(kept.read_bytes().replace(b"entry_row <i2", b"entry_row |O", 1))
+    elif damage == "longer":
+        kept.write_bytes(kept.read_bytes() + b"\0")
     elif damage == "wrong weights, digest redone":
         forge(kept, lambda arrays: arrays["entry_weight"].__setitem__(0, arrays["entry_weight"][0] + 1))
     elif damage == "wrong row, digest redone":
@@ -90,19 +94,19 @@ def test_off_keeps_nothing_and_an_unwritable_folder_is_no_error(tmp_path, monkey
 def test_at_most_a_few_tables_are_kept(tmp_path, monkeypatch):
     monkeypatch.setenv("EXACT_ODDS_CACHE", str(tmp_path))
     for index in range(cache.KEPT + 3):
-        (tmp_path / f"coup-table-old{index:02d}.npz").write_bytes(b"")
-        os.utime(tmp_path / f"coup-table-old{index:02d}.npz", (index, index))
+        (tmp_path / f"coup-table-old{index:02d}{cache.SUFFIX}").write_bytes(b"")
+        os.utime(tmp_path / f"coup-table-old{index:02d}{cache.SUFFIX}", (index, index))
     cache.cached_table(DECISIONS, build_fresh)
     kept = sorted(path.name for path in tmp_path.iterdir())
-    assert len(kept) == cache.KEPT and f"coup-table-{cache.key(DECISIONS)}.npz" in kept
-    assert "coup-table-old00.npz" not in kept and not [name for name in kept if name.startswith(".")]
+    assert len(kept) == cache.KEPT and f"coup-table-{cache.key(DECISIONS)}{cache.SUFFIX}" in kept
+    assert f"coup-table-old00{cache.SUFFIX}" not in kept and not [name for name in kept if name.startswith(".")]
 
 
 def test_the_command_prints_the_same_from_a_kept_table(tmp_path):
     environment = {**os.environ, "EXACT_ODDS_CACHE": str(tmp_path)}
     command = [sys.executable, "-m", "exact_odds", "--decks", "6"]
     first = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
-    assert list(tmp_path.glob("coup-table-*.npz"))
+    assert list(tmp_path.glob(f"coup-table-*{cache.SUFFIX}"))
     second = subprocess.run(command, env=environment, capture_output=True, text=True, check=True)
     without = subprocess.run(command, env={**environment, "EXACT_ODDS_CACHE": "off"}, capture_output=True, text=True, check=True)
     assert first.stdout == second.stdout == without.stdout

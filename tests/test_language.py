@@ -166,6 +166,21 @@ def test_counting_by_hands_and_by_sets(run):
     assert code == 2
 
 
+@pytest.mark.parametrize("args", [("--unordered", "hands"), ("--bets", "player_pair", "--unordered", "hands", "--by", "winner")])
+def test_unordered_without_effect_is_refused(run, args):
+    """--unordered on no bet of the first cards, or with --by, would change nothing: refused."""
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and "--unordered" in err
+
+
+def test_unordered_reaches_every_pure_choice(run):
+    """Regression: under rules with a choice and no --policy, --unordered was silently dropped."""
+    code, out, _ = run("--rules", "baccarat_gold", "--bets", "player_pair", "--unordered", "hands", "--format", "json")
+    choices = json.loads(out)["choices"]
+    assert code == 0 and len(choices) == 2
+    assert all(choice["bets"]["player_pair"]["total_combinations"] == 416 * 415 // 2 for choice in choices)
+
+
 def test_a_bet_that_depends_on_the_order_cannot_be_counted_by_hands(tmp_path, run):
     path = tmp_path / "bets.toml"
     path.write_text('[[bet]]\nname = "first_king"\npays = [{ when = "player_card1_rank == K", pays = "12" }, '

@@ -160,3 +160,21 @@ def test_the_public_api():
     assert isinstance(BACCARAT_GOLD, DrawRules) and callable(analyze) and callable(batch_expectations)
     assert analyze(Shoe.decks(1), [catalog()["banker"]]).total == falling(52, 6)
     assert set(exact_odds.__all__) >= {"Shoe", "catalog", "analyze", "batch_expectations", "DrawRules", "PUNTO_BANCO", "BACCARAT_GOLD"}
+
+
+@pytest.mark.parametrize("args", [
+    ("--decks", "1", "--remove", "AS", "--remove", "KS"),
+    ("--decks", "1", "--decks", "2"),
+    ("deal", "9S", "5D", "--stake=5", "--stake", "6"),
+    ("eor", "--bets", "banker", "--bets=tie"),
+    ("simulate", "--shoes", "1", "--seed", "1", "--seed", "2"),
+])
+def test_an_option_given_twice_in_one_place_is_refused(run, args):
+    """Regression: `--remove AS --remove KS` once analysed the deck less KS only (click keeps the last value)."""
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and "given already" in err and len(err.strip().splitlines()) == 1
+
+
+def test_policy_may_be_given_several_times(run):
+    once = run("--rules", "baccarat_gold", "--policy", "player_on_5=draw,punto_banco")
+    assert once[0] == 0 and run("--rules", "baccarat_gold", "--policy", "player_on_5=draw", "--policy", "punto_banco") == once
