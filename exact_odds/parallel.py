@@ -7,6 +7,8 @@ during the stop is held), and what finished is kept by the caller.
 """
 
 import concurrent.futures
+import ctypes
+import functools
 import multiprocessing
 import os
 import re
@@ -24,6 +26,8 @@ ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THRE
 """Each worker process is one core's worth: its linear algebra must not start threads of its own."""
 ADDRESS = re.compile(r"(tcp|tls|ws|wss|ucx)://[A-Za-z0-9_.\-\[\]:]+:[0-9]{1,5}")
 CONNECT_SECONDS = 5
+M_TRIM_THRESHOLD, M_MMAP_THRESHOLD = -1, -3
+"""glibc's mallopt parameters (malloc.h)."""
 
 
 def cores() -> int:
@@ -32,6 +36,20 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:
         return os.cpu_count() or 1
+
+
+@functools.lru_cache(maxsize=1)
+def keep_freed_memory() -> None:
+    """Ask glibc, once per process, to keep freed blocks of up to 64 MiB for reuse instead of
+    returning them to the system. A dask worker starts with MALLOC_TRIM_THRESHOLD_=65536, under
+    which every chunk's temporaries are mapped and unmapped afresh: measured, 45% slower chunks.
+    Elsewhere (not glibc) nothing is done."""
+    try:
+        libc = ctypes.CDLL("libc.so.6")
+        libc.mallopt(M_TRIM_THRESHOLD, 1 << 28)
+        libc.mallopt(M_MMAP_THRESHOLD, 1 << 26)
+    except (OSError, AttributeError):
+        pass
 
 
 def _ignore_interrupts() -> None:

@@ -240,7 +240,9 @@ def indicator_bets() -> list[Any]:
 def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     """Deal shoes first..last-1, weigh every coup, and sum what the report needs."""
     from .batch import batch_expectations
+    from .parallel import keep_freed_memory
 
+    keep_freed_memory()
     every = chosen_bets(settings.bet_names, settings.bets_text, settings.decisions)
     bets = every[: len(settings.bet_names)]
     suited = any(bet.needs_suits for bet in bets)

@@ -83,6 +83,25 @@ def test_kernel_equals_numpy_equals_python(weighing):
 
 
 @compiled_only
+@pytest.mark.parametrize("shoes, targets", [(16, 5), (70, 84), (37, 257), (100, 1200)])
+def test_blocks_of_shoes_equal_numpy_and_python(shoes, targets):
+    """The blocked loops (64 shoes; 32 in float64 past 256 targets), with a last block cut short."""
+    rng = np.random.default_rng(shoes * targets)
+    width, depth, multisets, size = 10, 6, 400, 3000
+    entries = Entries(rng.integers(0, width, (multisets, depth)), rng.integers(0, multisets, size), rng.integers(0, targets, size),
+                      rng.integers(1, 153, size), targets)
+    for top, mode_bound in ((20, FLOAT_EXACT), (200, INT64_BOUND)):  # float64 sums, then int64 sums
+        vectors = rng.integers(0, top, (shoes, width))
+        expected = by_python(entries, vectors)
+        bound = max(max(row) for row in expected)
+        assert FLOAT_EXACT <= bound < INT64_BOUND if mode_bound == INT64_BOUND else bound < FLOAT_EXACT
+        fast = weigh(entries, vectors, bound)
+        with numpy_path():
+            fallback = weigh(entries, vectors, bound)
+        assert fast.tolist() == fallback.tolist() == expected
+
+
+@compiled_only
 @pytest.mark.parametrize("bound, dtype", [(FLOAT_EXACT - 1, np.int64), (INT64_BOUND - 1, np.int64), (INT128_BOUND - 1, object)])
 def test_each_mode_at_the_edge_of_its_bound(monkeypatch, bound, dtype):
     """A single product right at the bound of each mode is weighed exactly."""
