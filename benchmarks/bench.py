@@ -66,39 +66,41 @@ def heading(title: str, ours: str = "exact_odds", yardstick: str = "yardstick") 
     line("", ours, yardstick, "ratio", "target")
 
 
+def drawn_bets(prefix: str, conditions: Callable[[int], str], count: int, draw: random.Random) -> str:
+    """A bets file of ``count`` one-row bets, the i-th on ``conditions(i)``, each with a drawn pay."""
+    return "\n".join(f'[[bet]]\nname = "{prefix}_{index}"\npays = [{{ when = "{conditions(index)}", pays = "{draw.randint(2, 60)}" }}]\n'
+                     for index in range(count))
+
+
 def user_coup_bets(count: int, seed: int = 1) -> str:
     """``count`` bets on the coup, drawn from six shapes of condition (a fixed seed)."""
     draw = random.Random(seed)
-    records = []
-    for index in range(count):
-        when = [
-            lambda: f"winner == banker and banker_total == {draw.randint(0, 9)}",
-            lambda: f"player_total - banker_total == {draw.randint(-9, 9)}",
-            lambda: f"banker_third_card == {draw.randint(0, 9)} and winner == player",
-            lambda: f"(player_two_card_total + banker_two_card_total) % 10 == {draw.randint(0, 9)}",
-            lambda: f"total_cards == {draw.randint(4, 6)} and margin >= {draw.randint(1, 8)}",
-            lambda: f"winner == tie and player_total in [{draw.randint(0, 4)}, {draw.randint(5, 9)}]",
-        ][index % 6]()
-        records.append(f'[[bet]]\nname = "user_coup_{index}"\npays = [{{ when = "{when}", pays = "{draw.randint(2, 60)}" }}]\n')
-    return "\n".join(records)
+    shapes = [
+        lambda: f"winner == banker and banker_total == {draw.randint(0, 9)}",
+        lambda: f"player_total - banker_total == {draw.randint(-9, 9)}",
+        lambda: f"banker_third_card == {draw.randint(0, 9)} and winner == player",
+        lambda: f"(player_two_card_total + banker_two_card_total) % 10 == {draw.randint(0, 9)}",
+        lambda: f"total_cards == {draw.randint(4, 6)} and margin >= {draw.randint(1, 8)}",
+        lambda: f"winner == tie and player_total in [{draw.randint(0, 4)}, {draw.randint(5, 9)}]",
+    ]
+    return drawn_bets("user_coup", lambda index: shapes[index % len(shapes)](), count, draw)
 
 
 def user_slot_bets(count: int, seed: int = 2) -> str:
     """``count`` bets on two of the first four card slots (ranks, suits, colours, values), drawn."""
     draw = random.Random(seed)
-    slots = ["player_card1", "player_card2", "banker_card1", "banker_card2"]
-    records = []
-    for index in range(count):
-        first, second = draw.sample(slots, 2)
-        when = [
+
+    def condition(index: int) -> str:
+        first, second = draw.sample(["player_card1", "player_card2", "banker_card1", "banker_card2"], 2)
+        return [
             lambda: f"{first}_rank == {second}_rank and {first}_suit == {second}_suit",
             lambda: f"{first}_color == {second}_color and {first}_value >= {draw.randint(5, 9)}",
             lambda: f"{first}_rank == {draw.choice('A23456789TJQK')} and winner == {draw.choice(['player', 'banker'])}",
             lambda: f"{first}_suit == {second}_suit and {first}_value + {second}_value == {draw.randint(2, 18)}",
             lambda: f"{first}_rank == {second}_rank and banker_total >= {draw.randint(5, 8)}",
         ][index % 5]()
-        records.append(f'[[bet]]\nname = "user_slot_{index}"\npays = [{{ when = "{when}", pays = "{draw.randint(2, 60)}" }}]\n')
-    return "\n".join(records)
+
+    return drawn_bets("user_slot", condition, count, draw)
 
 
 def depleted_shoes(count: int, suited: bool = False) -> np.ndarray:
