@@ -4,6 +4,7 @@ simulation byte for byte with and without the kernel."""
 
 import json
 import os
+import shutil
 from contextlib import contextmanager
 from math import prod
 
@@ -48,6 +49,14 @@ def by_python(entries: Entries, vectors: np.ndarray) -> list[list[int]]:
         for multiset, target, weight in zip(entries.multiset.tolist(), entries.target.tolist(), entries.weight.tolist()):
             result[shoe][target] += weight * prod(vector[index] for index in entries.factors[multiset].tolist())
     return result
+
+
+def test_the_kernel_is_built_where_a_compiler_is():
+    """The tests import exact_odds from the checkout: installed in place (pip install -e), the
+    kernel is built there. Without a compiler the numpy path serves, and this test says so."""
+    if not any(shutil.which(name) for name in (os.environ.get("CC", "cc"), "gcc", "clang")):
+        pytest.skip("no C compiler: the numpy path is used")
+    assert kernel._kernel is not None, f"a C compiler is here but {kernel.__file__} has no built kernel beside it: pip install -e '.[test]'"
 
 
 @st.composite
