@@ -55,7 +55,7 @@ def parse_pays(text: object) -> Payout:
     if not match:
         raise InputError(f"bad pay {shown(text)} ({expected})")
     if len(words) > 60:
-        raise InputError(f"pay {shown(text)} is beyond a trillion to one (or finer than a trillionth)")
+        raise InputError(f"pay {shown(text)} is too long: at most 60 characters, a numerator and denominator of at most a trillion (10^12)")
     lose, amount, kind, per = match.groups()
     if lose and kind:
         raise InputError(f"bad pay {shown(text)} ({expected})")
@@ -64,7 +64,7 @@ def parse_pays(text: object) -> Payout:
         raise InputError(f"bad pay {shown(text)}: nothing can be paid per 0 staked")
     ratio = parse_exact(amount, f"pay {shown(text)}") / divisor
     if ratio.numerator > MAX_PAY or ratio.denominator > MAX_PAY:
-        raise InputError(f"pay {shown(text)} is beyond a trillion to one (or finer than a trillionth)")
+        raise InputError(f"pay {shown(text)}: in lowest terms its numerator and denominator must each be at most a trillion (10^12)")
     if lose:
         if not 0 < ratio <= 1:
             raise InputError(f"bad pay {shown(text)}: lose a fraction of the stake from 0 to 1, e.g. 'lose 1/2'")

@@ -195,11 +195,19 @@ class Options:
         return available_bets(self.rule_set(), self.user_bets())
 
     def bets(self, suits_known: bool) -> tuple[list[Any], list[str]]:
-        """The bets of --bets; without it, banker, player, tie and the bets of --bets-file."""
+        """The bets of --bets; without it, banker, player, tie and the bets of --bets-file. The
+        main bets' pays and a bets file must reach one of them (else they would change nothing)."""
         from .bets import available_bets, select_bets
 
         own = self.user_bets()
-        return select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()))
+        chosen, notes = select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()))
+        names = {bet.name for bet in chosen}
+        for flag, value, bet in (("--commission", self.commission, "banker"), ("--tie-pays", self.tie_pays, "tie")):
+            if value is not None and bet not in names:
+                raise InputError(f"{flag} sets the {bet} bet's pay, and the {bet} bet is not among the bets (add it to --bets)")
+        if own and names.isdisjoint(own):
+            raise InputError(f"--bets-file {self.bets_file}: none of its bets ({', '.join(own)}) is among --bets (name them, or leave --bets out)")
+        return chosen, notes
 
 
 def options(ctx: click.Context, **local: Any) -> Options:
@@ -470,10 +478,14 @@ def formula(ctx: click.Context, /, bet_names_alias: str | None, fmt: str, solve:
     decisions = given_options.decisions_for_every_shoe("formula")
     outcomes = outcome_formulas(decisions)
     expectations = expectation_formulas(bets, decisions)
-    emit(json.dumps(formulas_record(outcomes, expectations), indent=2) + "\n" if fmt == "json" else formulas_text(outcomes, expectations, fmt))
-    if solve or above is not None or below is not None:
-        for expectation in expectations:
-            emit("\n".join(solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)) + "\n")
+    answers = {expectation.name: solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)
+               for expectation in expectations} if solve or above is not None or below is not None else {}
+    if fmt == "json":
+        record = formulas_record(outcomes, expectations)
+        emit(json.dumps({**record, "solve": answers} if answers else record, indent=2) + "\n")
+        return
+    comment = "% " if fmt == "latex" else ""  # the answers are words: in LaTeX, comments
+    emit(formulas_text(outcomes, expectations, fmt) + "".join(f"{comment}{line}\n" for lines in answers.values() for line in lines))
 
 
 @cli.command()
@@ -530,6 +542,8 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
         raise InputError(f"simulate shuffles at most {MAX_SIMULATED_CARDS:,} cards ({MAX_SIMULATED_CARDS // 52:,} decks); this shoe holds {shoe.size:,}")
     if scheduler:
         check_address(scheduler)
+        if workers is not None:
+            raise InputError("--workers sets local worker processes, and --scheduler runs the shoes on the cluster's workers: give one")
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
     bets, notes = given_options.bets(suits_known=shoe.knows_suits)
@@ -583,6 +597,11 @@ def report(ctx: click.Context, /, out: str, force: bool, shoes: int, seed: int, 
     bets, notes = given_options.bets(suits_known=shoe.knows_suits)
     if shoes and shoe.size > MAX_SIMULATED_CARDS:
         raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
+    settings_given = [flag for name, flag in (("seed", "--seed"), ("penetration", "--penetration"), ("burn", "--burn/--no-burn"))
+                      if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
+    if settings_given and (not shoes or shoe.with_replacement):
+        why = "--shoes 0 leaves the simulation out" if not shoes else "the infinite deck has no simulation"
+        raise InputError(f"{', '.join(settings_given)} set the counting simulation, and {why}")
     bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
     settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *sys.argv[1:]]),
                               report_date(), __version__, cores(), bets_text)
@@ -608,9 +627,9 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     """The exact pay of one row of a bet that gives a stated house edge (per bet made), with the
     nearest whole and half-unit pays and their exact edges; or, with --max-edge, the smallest whole
     pay that keeps the edge at or below a value. The other rows keep their pays."""
+    import dataclasses
     import json
 
-    from .bets import select_bets
     from .paysolve import solution_record, solution_text, solve
 
     given_options = options(ctx, **local)
@@ -621,7 +640,7 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
     max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
     shoe = given_options.shoe()
-    (bet,), _ = select_bets(given_options.available(), bet_name, shoe.knows_suits)
+    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits)
     solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
     emit(json.dumps(solution_record(solution, shoe), indent=2) + "\n" if fmt == "json" else solution_text(solution, shoe))
 

@@ -75,6 +75,12 @@ DECK = Columns({f"card_{name}": values for name, values in {
 Evaluator = Callable[[Columns], Values]
 
 
+FEATURE_LARGEST = 9
+"""No number a coup feature takes is larger than 9 in magnitude (totals, values, margins, counts)."""
+ARITHMETIC_LARGEST = 2**62
+"""The largest magnitude arithmetic in a condition may reach (int64 holds it with room)."""
+
+
 @dataclass(frozen=True)
 class Expr:
     """A parsed expression: its kind (bool, int, winner, rank, suit, color, or literal for a bare
@@ -90,6 +96,9 @@ class Expr:
     symmetric: bool = False
     """Built from constants and ==, != between the same attribute of two card slots only: then it
     depends on the cards only through which of them are alike (see :mod:`exact_odds.patterns`)."""
+    largest: int = FEATURE_LARGEST
+    """For a number: a bound on its magnitude (a feature's is at most 9), so that arithmetic that
+    could leave int64 is refused rather than wrapped."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -380,7 +389,7 @@ class _Parser:
                 if len(operand.text) > 18:
                     raise self.error(f"{shown(operand.text)} is too large a number (at most 18 digits)")
                 number = int(operand.text)
-                operands.append(Expr("int", _constant(np.int64(number)), text=operand.text))
+                operands.append(Expr("int", _constant(np.int64(number)), text=operand.text, largest=number))
             elif operand.kind != "int":
                 raise self.error(f"{operand.text or operand.kind} ({operand.kind}) is not a number")
             else:
@@ -388,11 +397,15 @@ class _Parser:
         first, second = operands
         if operator == "%" and (right.kind != "literal" or int(right.text) == 0):
             raise self.error("% takes a positive whole number on its right, e.g. % 10")
+        largest = {"+": first.largest + second.largest, "-": first.largest + second.largest, "*": first.largest * second.largest,
+                   "%": second.largest - 1}[operator]
+        if largest > ARITHMETIC_LARGEST:
+            raise self.error(f"{left.text} {operator} {right.text} may reach {largest:.3g}, beyond exact whole-number arithmetic (at most 2^62)")
         functions = {"+": np.add, "-": np.subtract, "*": np.multiply, "%": np.mod}
         function, one, two = functions[operator], first.evaluate, second.evaluate
         assert one is not None and two is not None
         return Expr("int", lambda columns: function(np.asarray(one(columns), dtype=np.int64), np.asarray(two(columns), dtype=np.int64)), text=f"{left.text} {operator} {right.text}",
-                    features=first.features | second.features, slots=merge_levels(first.slots, second.slots))
+                    features=first.features | second.features, slots=merge_levels(first.slots, second.slots), largest=largest)
 
     def enter(self) -> None:
         self.depth += 1

@@ -43,7 +43,19 @@ def settle(bet: Bet, columns: Columns) -> Fraction:
 
 
 def money(amount: Fraction) -> str:
-    return str(amount.numerator) if amount.denominator == 1 else fixed(amount, 2)
+    """An amount exactly: in cents, or in as many decimals as it needs, or as a fraction.
+
+    >>> money(Fraction(190)), money(Fraction(5, 2)), money(Fraction(19, 2000)), money(Fraction(8, 3))
+    ('190', '2.50', '0.0095', '8/3')
+    """
+    if amount.denominator == 1:
+        return str(amount.numerator)
+    twos, fives, rest = 0, 0, amount.denominator
+    while rest % 2 == 0:
+        rest, twos = rest // 2, twos + 1
+    while rest % 5 == 0:
+        rest, fives = rest // 5, fives + 1
+    return fixed(amount, max(2, twos, fives)) if rest == 1 else f"{amount.numerator}/{amount.denominator}"
 
 
 def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions: Decisions, stake: Fraction, given: str | None = None) -> str:

@@ -154,8 +154,10 @@ class _Checker:
             self.fail(field, f"needs 10 marks (totals or third cards 0-9), has {len(row)}")
         for index, mark in enumerate(row):
             unreachable = natural or (field in ("player", "banker_when_player_stood") and index in naturals)
+            if unreachable and mark == CHOICE:
+                self.fail(field, f"mark 'C' at {index}: a natural ends the coup, so no choice is made there (expected -, D or S)")
             if mark not in MARKS and not (unreachable and mark == NEVER):
-                allowed = "D, S, C or - (a natural: never decided)" if unreachable else "D, S or C"
+                allowed = "D, S or - (a natural: never decided)" if unreachable else "D, S or C"
                 self.fail(field, f"mark {mark!r} at {index}: expected {allowed}")
 
 

@@ -103,20 +103,19 @@ class Shoe:
             raise InputError("cards cannot be removed from the infinite deck (every card drawn is put back)")
         ranks = list(self.rank_counts)
         suits = list(self.card_counts) if self.card_counts is not None else None
-        for card in cards:
+        for card in cards:  # the suited cards are checked card by card even after one without a suit
             index = card.rank_index
             if ranks[index] == 0:
                 raise InputError(f"cannot remove {card}: the shoe holds no more {RANKS[index]}")
             ranks[index] -= 1
-            if card.suit is None:
-                suits = None
-            elif suits is not None:
+            if card.suit is not None and suits is not None:
                 slot = index * 4 + SUITS.index(card.suit)
                 if suits[slot] == 0:
                     raise InputError(f"cannot remove {card}: the shoe holds no more {card}")
                 suits[slot] -= 1
+        known = suits is not None and all(card.suit is not None for card in cards)
         removed = " ".join(str(card) for card in cards)
-        return Shoe(tuple(ranks), tuple(suits) if suits is not None else None, f"{self.description} less {removed}")
+        return Shoe(tuple(ranks), tuple(suits) if known and suits is not None else None, f"{self.description} less {removed}")
 
     def checked(self) -> "Shoe":
         """This shoe, after checking it can deal a full coup."""

@@ -199,7 +199,20 @@ MALFORMED = [
     "winner + 1 == 2",
     "player_card1_rank < K",
     "count(card_rank == 9) == banker",
+    "player_total * 1000000000 * 1000000000 * 1000000000 > 0",  # once wrapped in int64: a wrong answer
 ]
+
+
+def test_large_arithmetic_within_int64_is_exact(run):
+    """Arithmetic up to 2^62 is exact: these conditions are player_total > 0 and player_total % 7 == 3."""
+    plain = run("--decks", "1", "--given", "player_total > 0", "--format", "json")
+    scaled = run("--decks", "1", "--given", "player_total * 1000000000 * 1000000 > 0", "--format", "json")
+    assert plain[0] == scaled[0] == 0
+    assert json.loads(plain[1])["outcomes"] == json.loads(scaled[1])["outcomes"]
+    # 10^17 = 5 (mod 7): 5 * player_total = 3 (mod 7) exactly when player_total = 2 (mod 7), i.e. 2 or 9
+    left = json.loads(run("--decks", "1", "--given", "(player_total * 100000000000000000) % 7 == 3", "--format", "json")[1])
+    right = json.loads(run("--decks", "1", "--given", "player_total in [2, 9]", "--format", "json")[1])
+    assert left["outcomes"] == right["outcomes"]
 
 
 @pytest.mark.parametrize("condition", MALFORMED)

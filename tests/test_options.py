@@ -9,7 +9,7 @@ from oracles import brute_force_expectations
 
 from exact_odds.analysis import PlainEngine, analyze
 from exact_odds.bets import load_bets
-from exact_odds.cards import Card
+from exact_odds.cards import Card, parse_cards
 from exact_odds.distribution import falling
 from exact_odds.shoe import Shoe
 
@@ -178,3 +178,50 @@ def test_an_option_given_twice_in_one_place_is_refused(run, args):
 def test_policy_may_be_given_several_times(run):
     once = run("--rules", "baccarat_gold", "--policy", "player_on_5=draw,punto_banco")
     assert once[0] == 0 and run("--rules", "baccarat_gold", "--policy", "player_on_5=draw", "--policy", "punto_banco") == once
+
+
+@pytest.mark.parametrize("args", [
+    ("--decks", "1", "--remove", "AS 2 AS"),
+    ("--decks", "1", "--remove", "2 AS AS"),
+    ("deal", "AS", "3", "AS", "K", "--decks", "1"),
+])
+def test_a_suited_card_is_checked_after_one_without_suit(run, args):
+    """Regression: after a card without a suit, a second AS of one deck was once removed (and dealt)."""
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and "no more AS" in err
+
+
+def test_removing_a_card_without_suit_forgets_the_split_and_keeps_the_counts(run):
+    code, out, _ = run("--decks", "1", "--remove", "AS 2 AH A A", "--format", "json")
+    shoe = Shoe.decks(1).remove(parse_cards("AS 2 AH A A"))
+    assert code == 0 and shoe.card_counts is None and shoe.rank_counts[0] == 0 and json.loads(out)["shoe"]["cards"] == 47
+
+
+def test_deal_settles_in_exact_amounts(run):
+    """Regression: deal once rounded to cents (a 0.01 stake on the banker 'won 0.01', not 0.0095)."""
+    assert "banker  0.01     wins 0.0095" in run("deal", "8", "9", "K", "K", "--stake", "0.01", "--bets", "banker")[1]
+    assert "wins 0.955" in run("deal", "8", "9", "K", "K", "--commission", "4.5", "--stake", "1", "--bets", "banker")[1]
+    assert "tie     1/3      wins 8/3" in run("deal", "2", "3", "2", "K", "4", "5", "--stake", "1/3")[1]
+
+
+@pytest.mark.parametrize("args, words", [
+    (("--decks", "1", "--bets", "dragon_7", "--commission", "1"), "--commission sets the banker bet's pay"),
+    (("--bets", "player", "--tie-pays", "9"), "--tie-pays sets the tie bet's pay"),
+    (("eor", "--bets", "dragon_7", "--tie-pays", "9"), "--tie-pays sets the tie bet's pay"),
+    (("solve-pay", "--bet", "dragon_7", "--edge", "1", "--commission", "4"), "--commission sets the banker bet's pay"),
+    (("bets", "--bets", "tie", "--commission", "4"), "--commission sets the banker bet's pay"),
+    (("report", "--out", "never-written", "--shoes", "0", "--seed", "7"), "--seed set the counting simulation"),
+    (("report", "--out", "never-written", "--decks", "inf", "--no-burn"), "the infinite deck has no simulation"),
+    (("simulate", "--scheduler", "tcp://127.0.0.1:9", "--workers", "2"), "give one"),
+])
+def test_an_option_that_would_change_nothing_is_refused(run, args, words):
+    """Found by acceptance probes: each of these once ran with exit 0 and the option had no effect."""
+    code, out, err = run(*args)
+    assert code == 2 and out == "" and words in err and len(err.strip().splitlines()) == 1
+
+
+def test_a_bets_file_none_of_whose_bets_is_chosen_is_refused(run, user_bets, tmp_path):
+    for args in (("--decks", "1", "--bets", "banker"), ("export", "--bets", "banker", "--out", str(tmp_path / "out"))):
+        code, out, err = run(*args, "--bets-file", user_bets)
+        assert code == 2 and "none of its bets (banker_seven)" in err and not (tmp_path / "out").exists()
+    assert run("--decks", "1", "--bets", "banker,banker_seven", "--bets-file", user_bets)[0] == 0

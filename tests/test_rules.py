@@ -113,6 +113,8 @@ BAD_RULES = [
     ("commission", "commission"),
     ("unknown", "unknown field 'colour'"),
     ("not toml = = 3", "not valid TOML"),
+    ("choice_at_natural", "player: mark 'C' at 8: a natural ends the coup"),  # once a KeyError traceback
+    ("tableau_choice_at_natural", "banker_tableau row 9: mark 'C' at 0: a natural ends the coup"),
 ]
 
 
@@ -128,6 +130,8 @@ def bad_rules_text(kind: str) -> str:
         "natural_ten": ("naturals = [8, 9]", "naturals = [8, 9, 10]"),
         "commission": ('commission = "5"', 'commission = "150"'),
         "unknown": ('name = "Baccarat Gold"', 'name = "Baccarat Gold"\ncolour = "gold"'),
+        "choice_at_natural": ('player =                   "D D D D D C S S - -"', 'player = "D D D D D C S S C -"'),
+        "tableau_choice_at_natural": ("9   - - - - - - - - - -", "9   C - - - - - - - - -"),
     }
     if kind not in edits:
         return kind
