@@ -389,7 +389,7 @@ def _counted_table(decisions: Decisions, counted: Tracked, values: Array, weight
     code_of_hand = {sum((value + 1) * 11 ** (2 - position) for position, value in enumerate(sorted(list(hand) + [NOT_DEALT] * (3 - len(hand))))): index
                     for index, hand in enumerate(hands)}  # as np.sort lays a hand out: the empty places first
     starts = np.cumsum([0] + [len(expansions[hand]) for hand in hands])
-    ids = np.asarray([ids for hand in hands for ids, _ in expansions[hand]], dtype=np.int64)
+    ids = np.asarray([ids for hand in hands for ids, _ in expansions[hand]], dtype=np.int8)  # class ids below 64: a byte each
     ways = np.asarray([ways for hand in hands for _, ways in expansions[hand]], dtype=np.int64)
     side_hands = [np.array([code_of_hand[int(code)] for code in part.tolist()]) for part in ((groups // 11**3) % 11**3, groups % 11**3)]
     player_count, banker_count = (starts[hand + 1] - starts[hand] for hand in side_hands)
@@ -402,13 +402,15 @@ def _counted_table(decisions: Decisions, counted: Tracked, values: Array, weight
     banker_choice = starts[side_hands[1][origin]] + within % banker_count[origin]
     weight = group_weight[origin] * ways[player_choice] * ways[banker_choice]
     held = np.vstack([ids[player_choice].T, ids[banker_choice].T])  # (6, entries) class ids
+    row_code = groups[origin] // 11**6
+    del within, player_choice, banker_choice, origin  # millions of entries each: freed before the next arrays
     padded = np.zeros((len(counted), ABSENT + 1), dtype=np.int64)  # absent cards hold for nothing
     padded[:, : truths.shape[1]] = truths
-    row_code = groups[origin] // 11**6
     for side_rows in (held[:3], held[3:]):
         for predicate in padded:
             row_code = row_code * 4 + predicate[side_rows].sum(axis=0)
     rows, row_index = np.unique(row_code, return_inverse=True)
+    del row_code
     codes, found = rows.copy(), []
     for side in reversed(SIDES):
         for key, _ in reversed(counted):
