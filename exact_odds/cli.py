@@ -676,6 +676,16 @@ def chemin_de_fer(ctx: click.Context, /, model: str, fmt: str, **local: Any) -> 
     emit(render(solve(model, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
 
 
+def reword(command: click.Command, name: str, text: str) -> None:
+    """Give one command's copy of a shared option a help of its own."""
+    for param in command.params:
+        if isinstance(param, click.Option) and param.name == name:
+            param.help = text
+
+
+reword(chemin_de_fer, "commission", "Commission on the banker's wins, percent (default 0: the zero-sum game).")
+
+
 def given_twice(args: Sequence[str]) -> str | None:
     """The first option given twice in one place (before the command, or after it), which click
     would silently take as its last value; None when there is none. Given before and after the
