@@ -75,6 +75,8 @@ DECK = Columns({f"card_{name}": values for name, values in {
 Evaluator = Callable[[Columns], Values]
 
 
+THIRD_CARDS = ("player_card3", "banker_card3")
+"""The card slots a coup may leave empty."""
 FEATURE_LARGEST = 9
 """No number a coup feature takes is larger than 9 in magnitude (totals, values, margins, counts)."""
 ARITHMETIC_LARGEST = 2**62
@@ -99,6 +101,9 @@ class Expr:
     largest: int = FEATURE_LARGEST
     """For a number: a bound on its magnitude (a feature's is at most 9), so that arithmetic that
     could leave int64 is refused rather than wrapped."""
+    dealt: Evaluator | None = None
+    """For what reads a third-card slot: where every slot it reads holds a card. Elsewhere it has
+    no value, and a comparison of it is false, except != (true)."""
 
 
 @dataclass(frozen=True, eq=False)
@@ -168,11 +173,11 @@ def _slot_column(slot: str, attribute: str, level: Granularity) -> Evaluator:
     return read
 
 
-def _tabulated(slot: str, truth: Array) -> tuple[Evaluator, Granularity]:
+def _tabulated(slot: str, truth: Array, absent: bool = False) -> tuple[Evaluator, Granularity]:
     """A test of one card slot given by its truth over the 52 cards, read through the slot's
-    representative card; false where the slot holds no card."""
+    representative card; ``absent`` where the slot holds no card (true for !=, else false)."""
     level = coarsest_granularity(truth)
-    table = np.append(truth, False)
+    table = np.append(truth, absent)
     name = f"{slot}_card"
 
     def test(columns: Columns) -> Array:
@@ -183,6 +188,23 @@ def _tabulated(slot: str, truth: Array) -> tuple[Evaluator, Granularity]:
         return looked_up
 
     return test, level
+
+
+def _both_dealt(first: Expr, second: Expr) -> Evaluator | None:
+    """Where both hold a card in every third-card slot they read (None: they read none)."""
+    one, two = first.dealt, second.dealt
+    if one is None or two is None:
+        return one or two
+    return lambda columns: np.logical_and(one(columns), two(columns))
+
+
+def _where_dealt(test: Evaluator, dealt: Evaluator | None, operator: str) -> Evaluator:
+    """A comparison that reads third-card slots: where one holds no card, false (true for !=)."""
+    if dealt is None:
+        return test
+    if operator == "!=":
+        return lambda columns: np.logical_or(test(columns), np.logical_not(dealt(columns)))
+    return lambda columns: np.logical_and(test(columns), dealt(columns))
 
 
 class MissingDetail(InputError):
@@ -300,10 +322,10 @@ class _Parser:
         self.take()
         if operator == "in":
             self.take("[")
-            items = [self.take()]
+            items = [self.item()]
             while self.peek() == ",":
                 self.take()
-                items.append(self.take())
+                items.append(self.item())
             self.take("]")
             return self.compare_literals(left, "in", items)
         right = self.sum()
@@ -322,8 +344,13 @@ class _Parser:
         assert first is not None and second is not None
         alike = left.card is not None and right.card is not None and operator in ("==", "!=") and \
             left.text[len(SLOTS[left.card]) :] == right.text[len(SLOTS[right.card]) :]
-        return Expr("bool", lambda columns: function(first(columns), second(columns)),
+        return Expr("bool", _where_dealt(lambda columns: function(first(columns), second(columns)), _both_dealt(left, right), operator),
                     features=left.features | right.features, slots=merge_levels(left.slots, right.slots), symmetric=alike)
+
+    def item(self) -> str:
+        """One value of a list: a word or a number, which may be negative (-1: a hand that stood)."""
+        token = self.take()
+        return "-" + self.take() if token == "-" else token
 
     def compare_literals(self, feature: Expr, operator: str, items: list[str]) -> Expr:
         if feature.kind == "literal" or (feature.kind == "bool" and not feature.features):
@@ -349,9 +376,10 @@ class _Parser:
             slot = SLOTS[feature.card]
             attribute = feature.text[len(slot) + 1 :]
             truth = np.asarray(compare(DECK[f"card_{attribute}"]))
-            test, level = _tabulated(slot, truth)
+            test, level = _tabulated(slot, truth, operator == "!=")
             return Expr("bool", test, features=feature.features, slots={slot: level}, symmetric=bool(truth.all() or not truth.any()))
-        return Expr("bool", lambda columns: compare(evaluate(columns)), features=feature.features, slots=feature.slots)
+        return Expr("bool", _where_dealt(lambda columns: compare(evaluate(columns)), feature.dealt, operator), features=feature.features,
+                    slots=feature.slots)
 
     def sum(self) -> Expr:
         expression = self.product()
@@ -405,7 +433,8 @@ class _Parser:
         function, one, two = functions[operator], first.evaluate, second.evaluate
         assert one is not None and two is not None
         return Expr("int", lambda columns: function(np.asarray(one(columns), dtype=np.int64), np.asarray(two(columns), dtype=np.int64)), text=f"{left.text} {operator} {right.text}",
-                    features=first.features | second.features, slots=merge_levels(first.slots, second.slots), largest=largest)
+                    features=first.features | second.features, slots=merge_levels(first.slots, second.slots), largest=largest,
+                    dealt=_both_dealt(first, second))
 
     def enter(self) -> None:
         self.depth += 1
@@ -442,8 +471,9 @@ class _Parser:
             return Expr(kind, read, text=name, features=frozenset({name}))
         if name in CARD_FEATURES:
             slot, kind, level = CARD_FEATURES[name]
-            return Expr(kind, _slot_column(slot, name[len(slot) + 1 :], level), text=name, features=frozenset({name}),
-                        slots={slot: level}, card=SLOTS.index(slot))
+            read = _slot_column(slot, name[len(slot) + 1 :], level)
+            dealt = (lambda columns: np.asarray(read(columns)) >= 0) if slot in THIRD_CARDS else None  # -1: no card dealt
+            return Expr(kind, read, text=name, features=frozenset({name}), slots={slot: level}, card=SLOTS.index(slot), dealt=dealt)
         if name in CARD_WORDS:
             raise self.error(f"{name} is the card inside count(...), player_count(...) or banker_count(...)")
         return Expr("literal", text=token)

@@ -15,7 +15,7 @@ from exact_odds.analysis import PlainEngine, analyze, by_feature
 from exact_odds.bets import catalog, load_bets
 from exact_odds.conditions import parse_condition
 from exact_odds.features import Columns
-from exact_odds.cards import RANKS, SUITS, Card
+from exact_odds.cards import RANKS, SUITS, Card, parse_card
 from exact_odds.policy import resolve
 from exact_odds.rules import PUNTO_BANCO
 from exact_odds.shoe import Shoe
@@ -221,3 +221,53 @@ def test_malformed_expressions_are_one_line(tmp_path, run, condition):
     path.write_text(f'[[bet]]\nname = "bad"\npays = [{{ when = "{condition}", pays = "2" }}]\n')
     code, _, err = run("--bets-file", str(path), "--bets", "bad")
     assert code == 2 and len(err.strip().splitlines()) == 1 and "bet 'bad', row 1" in err, err
+
+
+def _card(hand, position):
+    """The card at a position of a hand, or None where the coup dealt none."""
+    return hand[position] if position < len(hand) else None
+
+
+def _both(first, second, test):
+    """A comparison of two cards' attributes: false where either slot holds no card."""
+    return first is not None and second is not None and test(first, second)
+
+
+THIRD_SLOT_CONDITIONS = [  # the condition, and the same rule written here over the dealt hands
+    ("player_card3_rank == banker_card3_rank", lambda p, b: _both(_card(p, 2), _card(b, 2), lambda x, y: x.rank == y.rank)),
+    ("player_card3_rank != banker_card3_rank", lambda p, b: not _both(_card(p, 2), _card(b, 2), lambda x, y: x.rank == y.rank)),
+    ("player_card3_value % 10 == 9", lambda p, b: _card(p, 2) is not None and p[2].value % 10 == 9),
+    ("player_card3_value + 1 == 0", lambda p, b: False),
+    ("player_card3_rank != K", lambda p, b: _card(p, 2) is None or p[2].rank != "K"),
+    ("not player_card3_rank == K", lambda p, b: _card(p, 2) is None or p[2].rank != "K"),
+    ("player_card3_value < banker_card1_value", lambda p, b: _card(p, 2) is not None and p[2].value < b[0].value),
+    ("player_card3_color == banker_card3_color", lambda p, b: _both(_card(p, 2), _card(b, 2), lambda x, y: (x.suit in "HD") == (y.suit in "HD"))),
+    ("banker_card3_value - 1 <= 0", lambda p, b: _card(b, 2) is not None and b[2].value <= 1),
+    ("player_card3_value in [0, 9]", lambda p, b: _card(p, 2) is not None and p[2].value in (0, 9)),
+]
+
+
+@pytest.mark.parametrize("shoe_text", ["9h=2,KS=2,5d=2,AC=1", "2s=1,3h=1,4d=1,6c=1,7s=1,Th=1,Qd=1,As=1"])
+def test_a_third_card_not_dealt_has_no_value(shoe_text):
+    """Regression: a third-card slot the coup did not deal was read as the number -1 in arithmetic
+    and between slots, and != was false there. Each rule is written here over the dealt hands."""
+    shoe = Shoe.parse(shoe_text)
+    cards = physical_cards({parse_card(card): int(count) for card, count in (part.split("=") for part in shoe_text.split(","))})
+    bets = list(load_bets("\n".join(f'[[bet]]\nname = "c{index}"\npays = [{{ when = "{condition}", pays = "1" }}]\n'
+                                     for index, (condition, _) in enumerate(THIRD_SLOT_CONDITIONS)), "test").values())
+    hits, total = Counter(), 0
+    for sequence in permutations(cards, 6):
+        for chance, player, banker in deal_physically([card for _, card in sequence]):
+            total += chance
+            for index, (_, rule) in enumerate(THIRD_SLOT_CONDITIONS):
+                hits[index] += chance * rule(player, banker)
+    expected = [2 * Fraction(hits[index]) / total - 1 for index in range(len(THIRD_SLOT_CONDITIONS))]
+    for engine in (None, PlainEngine()):
+        assert [bet.expected_value for bet in analyze(shoe, bets, engine=engine).bets] == expected
+
+
+def test_a_list_may_hold_negative_numbers(run):
+    """`player_third_card in [-1]` was refused while `== -1` worked."""
+    listed = run("--decks", "1", "--given", "player_third_card in [-1, 9]", "--format", "json")
+    spelled = run("--decks", "1", "--given", "player_third_card == -1 or player_third_card == 9", "--format", "json")
+    assert listed[0] == spelled[0] == 0 and json.loads(listed[1])["outcomes"] == json.loads(spelled[1])["outcomes"]
