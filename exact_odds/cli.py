@@ -597,6 +597,8 @@ def report(ctx: click.Context, /, out: str, force: bool, shoes: int, seed: int, 
     bets, notes = given_options.bets(suits_known=shoe.knows_suits)
     if shoes and shoe.size > MAX_SIMULATED_CARDS:
         raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
+    if shoes == 1:
+        raise InputError("--shoes 1: the report's estimates carry standard errors, which need at least 2 shoes (or --shoes 0: no simulation)")
     settings_given = [flag for name, flag in (("seed", "--seed"), ("penetration", "--penetration"), ("burn", "--burn/--no-burn"))
                       if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
     if settings_given and (not shoes or shoe.with_replacement):

@@ -30,6 +30,8 @@ QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
 OUTCOME_EVENTS = {"banker": "winner == banker", "player": "winner == player", "tie": "winner == tie"}
 THRESHOLDS = tuple(range(-4, 11))
 """True counts at or above which the count tables bet (unless the settings name others)."""
+NO_COUPS = "no shoe dealt a coup: the burned cards or the cut card came before the first coup of every shoe (a bigger shoe, a later cut card or no burn)"
+"""Why a run that dealt no coup is refused: it has no figure to give."""
 
 
 @dataclass(frozen=True)
@@ -155,7 +157,9 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
         position = 1 + burned
     cut = math.floor(size * settings.penetration)
     starts, winners = [], []
-    after_cut: int | None = None  # coups still to deal once the cut card has appeared
+    # coups still to deal once the cut card has appeared: it appears when the position passes it, among
+    # the burned cards (then only the coups after it are dealt) or in a coup
+    after_cut = settings.coups_after_cut if position > cut else None
     table = dealing_table(settings.decisions)
     if table is not None:
         digits = np.asarray(values, dtype=np.int64)
@@ -163,21 +167,18 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
         for offset in range(6):
             windows = windows * 10 + digits[offset : offset + len(windows)]
         cards_used, coup_winners = table[0][windows].tolist(), table[1][windows].tolist()
-    while position + 6 <= size:
+    while after_cut != 0 and position + 6 <= size:
         if table is not None:
             used, winner = cards_used[position], coup_winners[position]
         else:
             used, winner = play_values(settings.decisions, values, position, rng)
         starts.append(position)
         winners.append(winner)
-        appeared = position <= cut < position + used
         position += used
         if after_cut is not None:
             after_cut -= 1
-        elif appeared:
+        elif position > cut:
             after_cut = settings.coups_after_cut
-        if after_cut == 0:
-            break
     kinds = cards if suited else ranks
     onehot = np.zeros((size + 1, 52 if suited else 13), dtype=np.int64)
     onehot[np.arange(1, size + 1), kinds] = 1
@@ -192,7 +193,7 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
         running = seen_before @ card_tags
         # one division of exact integers: a true count that is a whole number is exactly that number
         true_counts = running.astype(np.float64) if settings.running_count else (52 * running) / (size - seen_before.sum(axis=1))
-    return compositions, np.asarray(winners), true_counts
+    return compositions, np.asarray(winners, dtype=np.int64), true_counts
 
 
 @dataclass
@@ -247,15 +248,18 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     bets = every[: len(settings.bet_names)]
     suited = any(bet.needs_suits for bet in bets)
     dealt = [deal_shoe(settings, shoe, suited) for shoe in range(first, last)]
-    batch = batch_expectations(np.concatenate([shoe[0] for shoe in dealt]), every, settings.decisions)
-    floats = batch.floats()
-    values, positive = floats[:, : len(bets)], batch.positive()[:, : len(bets)]
+    compositions = np.concatenate([shoe[0] for shoe in dealt])
+    if len(compositions):
+        batch = batch_expectations(compositions, every, settings.decisions)
+        floats, every_positive = batch.floats(), batch.positive()
+    else:  # no shoe of the chunk dealt a coup (the burn or the cut card came first)
+        floats, every_positive = np.zeros((0, len(every))), np.zeros((0, len(every)), dtype=bool)
+    values, positive = floats[:, : len(bets)], every_positive[:, : len(bets)]
     probabilities = (floats[:, len(bets) :] + 1) / 2
     winners = np.concatenate([shoe[1] for shoe in dealt])
     counts = np.concatenate([shoe[2] for shoe in dealt])
     coups_per_shoe = np.array([len(shoe[1]) for shoe in dealt])
     shoe_of_coup = np.repeat(np.arange(len(dealt)), coups_per_shoe)
-    shoe_starts = np.concatenate([[0], np.cumsum(coups_per_shoe)[:-1]])
     thresholds = np.asarray(settings.thresholds if settings.tags else ())
 
     # coups by shoe and by how many thresholds their true count reaches; then, per threshold, the
@@ -267,8 +271,9 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     above = np.cumsum(grid.reshape(len(dealt), len(thresholds) + 1, len(bets))[:, ::-1], axis=1)[:, ::-1][:, 1:]  # (shoes, thresholds, bets)
     coups_above = np.cumsum(np.bincount(bucket, minlength=len(thresholds) + 1)[::-1])[::-1][1:]
     shoe_coups_above = np.cumsum(np.bincount(cell, minlength=cells).reshape(len(dealt), len(thresholds) + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
-    perfect_gains = np.add.reduceat(np.where(positive, values, 0), shoe_starts, axis=0)  # (shoes, bets)
-    perfect_bets = np.add.reduceat(positive.astype(np.int64), shoe_starts, axis=0)
+    perfect_gains, perfect_bets = np.zeros((len(dealt), len(bets))), np.zeros((len(dealt), len(bets)), dtype=np.int64)  # (shoes, bets)
+    np.add.at(perfect_gains, shoe_of_coup, np.where(positive, values, 0))  # a shoe that dealt no coup sums to zero
+    np.add.at(perfect_bets, shoe_of_coup, positive)
     gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1)], axis=2)  # (shoes, bets, 1 + thresholds)
     made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (len(dealt), len(bets), len(thresholds)))], axis=2)
     every_kth = max(1, settings.shoes // SAMPLED_SHOES)
@@ -375,11 +380,12 @@ def summary(simulation: Simulation) -> dict[str, Any]:
         "shoes_completed": shoes,
         "interrupted": simulation.interrupted,
     }
-    if not results:
-        record["coups"] = 0
-        return record
     coups = sum(result.coups for result in results)
     record["coups"] = coups
+    if not coups:
+        if not simulation.interrupted:
+            raise InputError(NO_COUPS)
+        return record
     outcomes = {}
     observed_counts, expected_sums, variances = (simulation.total(field) for field in ("outcome_counts", "probability_sums", "probability_variances"))
     for index, name in enumerate(OUTCOME_EVENTS):
@@ -400,9 +406,10 @@ def summary(simulation: Simulation) -> dict[str, Any]:
     threshold_coups, threshold_ev = simulation.total("threshold_coups"), simulation.total("threshold_ev")
     bets = {}
     for index, name in enumerate(settings.bet_names):
-        entry = {
+        entry: dict[str, Any] = {
             "mean_ev": round(float(ev_sums[index]) / coups, 8),
-            "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(sample[:, index], QUANTILES))},
+            # None when every sampled shoe dealt no coup
+            "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(sample[:, index], QUANTILES))} if len(sample) else None,
             "positive_share": round(float(positive_counts[index]) / coups, 6),
             "perfect_information_gain_per_100_coups": round(100 * float(positive_sums[index]) / coups, 6),
             "perfect_information": per_shoe_record(per_shoe[index, 0], shoes, float(positive_counts[index])),
@@ -424,13 +431,12 @@ def summary(simulation: Simulation) -> dict[str, Any]:
     return record
 
 
-def per_shoe_record(moments: np.ndarray, shoes: int, bets_made: float) -> dict[str, float]:
-    """The mean win per shoe (units, one unit per bet made) and its standard error over shoes, and
-    the bets made per shoe (``moments``: see :func:`shoe_moments`)."""
+def per_shoe_record(moments: np.ndarray, shoes: int, bets_made: float) -> dict[str, float | None]:
+    """The mean win per shoe (units, one unit per bet made) and its standard error over shoes (None,
+    undefined, for one shoe), and the bets made per shoe (``moments``: see :func:`shoe_moments`)."""
     mean = float(moments[0, 1]) / shoes
-    variance = max(0.0, float(moments[1, 1]) / shoes - mean**2) * shoes / (shoes - 1) if shoes > 1 else 0.0
-    return {"gain_per_shoe": round(mean, 6), "gain_per_shoe_standard_error": round(math.sqrt(variance / shoes), 6),
-            "bets_per_shoe": round(bets_made / shoes, 4)}
+    error = round(math.sqrt(max(0.0, float(moments[1, 1]) / shoes - mean**2) * shoes / (shoes - 1) / shoes), 6) if shoes > 1 else None
+    return {"gain_per_shoe": round(mean, 6), "gain_per_shoe_standard_error": error, "bets_per_shoe": round(bets_made / shoes, 4)}
 
 
 @dataclass(frozen=True)
@@ -451,6 +457,8 @@ def estimates(simulation: Simulation, bet: str, threshold: int | None) -> dict[s
         raise InputError(f"the simulation counted no threshold {threshold} (it has {', '.join(map(str, settings.thresholds))})")
     slot = 0 if threshold is None else 1 + settings.thresholds.index(threshold)
     moments = simulation.total("shoe_moments")[settings.bet_names.index(bet), slot]
+    if not moments[0, 3]:
+        raise InputError(NO_COUPS)
     shoes = float(moments[0, 0])
     means = moments[0, 1:] / shoes
     covariance = (moments[1:, 1:] / shoes - np.outer(means, means)) * shoes / max(shoes - 1, 1)
@@ -487,9 +495,8 @@ def summary_text(record: dict[str, Any]) -> str:
     lines += [grid(rows, ["outcome", "observed", "exact (mean over coups)", "std error", "z"]), ""]
     rows = []
     for name, entry in record["bets"].items():
-        quantiles = entry["quantiles"]
-        rows.append([name, f"{100 * entry['mean_ev']:.4f}%", f"{100 * quantiles['0.01']:.4f}%", f"{100 * quantiles['0.5']:.4f}%",
-                     f"{100 * quantiles['0.99']:.4f}%", f"{100 * entry['positive_share']:.3f}%", f"{entry['perfect_information_gain_per_100_coups']:.5f}"]
+        quantiles = [f"{100 * entry['quantiles'][q]:.4f}%" if entry["quantiles"] else "n/a" for q in ("0.01", "0.5", "0.99")]
+        rows.append([name, f"{100 * entry['mean_ev']:.4f}%", *quantiles, f"{100 * entry['positive_share']:.3f}%", f"{entry['perfect_information_gain_per_100_coups']:.5f}"]
                     + ([f"{entry['count_correlation']:.3f}"] if "count_correlation" in entry else []))
     headers = ["bet", "mean EV", "EV 1%", "EV median", "EV 99%", "coups EV > 0", "gain /100 coups (EV > 0)"]
     headers += ["count corr."] if settings["count_tags"] else []

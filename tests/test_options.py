@@ -213,6 +213,7 @@ def test_deal_settles_in_exact_amounts(run):
     (("report", "--out", "never-written", "--shoes", "0", "--seed", "7"), "--seed set the counting simulation"),
     (("report", "--out", "never-written", "--decks", "inf", "--no-burn"), "the infinite deck has no simulation"),
     (("simulate", "--scheduler", "tcp://127.0.0.1:9", "--workers", "2"), "give one"),
+    (("report", "--out", "never-written", "--shoes", "1"), "need at least 2 shoes"),
 ])
 def test_an_option_that_would_change_nothing_is_refused(run, args, words):
     """Found by acceptance probes: each of these once ran with exit 0 and the option had no effect."""

@@ -7,17 +7,22 @@ import numpy as np
 import pytest
 
 from exact_odds import simulate
+from exact_odds.analysis import analyze
+from exact_odds.bets import catalog
 from exact_odds.cli import main
+from exact_odds.errors import InputError
 from exact_odds.policy import resolve
 from exact_odds.rules import PUNTO_BANCO
 from exact_odds.shoe import Shoe
 from exact_odds.simulate import (
     Settings,
     deal_shoe,
+    estimates,
     parse_tags,
     play_values,
     run,
     summary,
+    summary_text,
 )
 
 PUNTO = resolve(PUNTO_BANCO)
@@ -144,3 +149,117 @@ def test_burned_cards_leave_the_shoe_but_not_the_count():
     assert compositions[0].sum() == 416 - 1 - burned
     # Only the turned card is seen before the first coup: a count of 1 over 415 unseen cards.
     assert true_counts[0] == 1 / (415 / 52)
+
+
+def shuffled_values(seed, shoe, decks=1):
+    """The point values of shoe ``shoe`` as :func:`deal_shoe` shuffles it (rank counts, no suits)."""
+    cards = np.repeat(np.arange(13), 4 * decks)
+    np.random.default_rng([seed, shoe]).shuffle(cards)
+    return [(rank + 1) % 10 if rank < 9 else 0 for rank in cards.tolist()]
+
+
+@pytest.mark.parametrize("after", [0, 1, 3])
+def test_the_cut_card_appears_when_the_cards_pass_it_burned_or_dealt(after):
+    """The cut card lies before card 5 (index 5 of 52). A burn that passes it (one card turned and 5 or
+    more burned) shows it before the first coup: the shoe deals only the coups after the cut. Otherwise
+    it appears in a coup, which is finished, and then ``after`` more are dealt."""
+    settings = Settings(Shoe.decks(1), 40, 2, Fraction(5, 52), True, None, ("banker",), PUNTO, coups_after_cut=after)
+    cut, burned_past = 5, 0
+    for shoe in range(settings.shoes):
+        compositions, _, _ = deal_shoe(settings, shoe)
+        values = shuffled_values(2, shoe)
+        first = 1 + (values[0] or 10)
+        starts = (52 - compositions.sum(axis=1)).tolist()
+        ends = [start + play_values(PUNTO, values, start, np.random.default_rng())[0] for start in starts]
+        assert starts == ([first] + ends)[: len(starts)]  # the first coup after the burn, then one after another
+        if first > cut:
+            burned_past += 1
+            assert len(starts) == after
+        else:
+            appeared = [index for index, (start, end) in enumerate(zip(starts, ends)) if start <= cut < end]
+            assert appeared == [len(starts) - 1 - after]
+    assert 0 < burned_past < settings.shoes
+
+
+def test_a_cut_card_burned_ends_the_shoe_after_one_coup(run):
+    """The cut card before the second card: the burn always passes it (one coup per shoe); without a burn
+    it appears in the first coup, and one more is played."""
+    args = ("simulate", "--decks", "8", "--shoes", "5", "--penetration", "1/416", "--bets", "banker", "--format", "json", "--workers", "1")
+    code, out, _ = run(*args, "--burn")
+    assert code == 0 and json.loads(out)["coups"] == 5
+    code, out, _ = run(*args)
+    assert code == 0 and json.loads(out)["coups"] == 10
+
+
+SMALL_SHOE = Shoe.parse("A=2,2=2,3=2,4=2,5=2,6=2,K=4")
+"""Sixteen cards: a turned king burns ten and leaves too few for a coup."""
+
+
+def test_shoes_without_a_coup_count_as_shoes_with_nothing_bet():
+    """Per-shoe figures divide by every shoe (those with no coup add zeros); per-coup figures read the
+    coups dealt. Checked against the exact expectation of every coup dealt."""
+    settings = Settings(SMALL_SHOE, 20, 4, Fraction(7, 8), True, parse_tags(HI_LO), ("banker", "player", "tie"), PUNTO)
+    dealt = [deal_shoe(settings, shoe) for shoe in range(settings.shoes)]
+    coups = [len(winners) for _, winners, _ in dealt]
+    assert coups[0] == 0 and coups.count(0) == 5 and sum(coups) == 22
+    simulation = run(settings)
+    record = summary(simulation)
+    assert record["coups"] == record["quantiles_from_coups"] == 22
+    winners = np.concatenate([winners for _, winners, _ in dealt])
+    assert simulation.total("outcome_counts").tolist() == np.bincount(winners, minlength=3).tolist()
+    true_counts = np.concatenate([counts for _, _, counts in dealt])
+    for threshold, entry in record["bets"]["banker"]["by_true_count"].items():
+        assert entry["bets_per_shoe"] == round(int((true_counts >= int(threshold)).sum()) / 20, 4)
+    for index, name in enumerate(settings.bet_names):
+        shoes = [[analyze(Shoe(tuple(int(count) for count in counts), None, "left"), [catalog()[name]], PUNTO).bets[0].expected_value
+                  for counts in compositions] for compositions, _, _ in dealt]
+        gains = [sum((value for value in values if value > 0), Fraction(0)) for values in shoes]
+        made = sum(value > 0 for values in shoes for value in values)
+        assert made > 0
+        estimate = estimates(simulation, name, None)
+        assert estimate["coups_per_shoe"].value == 22 / 20 and estimate["bets_per_shoe"].value == made / 20
+        assert estimate["gain_per_shoe"].value == pytest.approx(float(sum(gains) / 20), abs=1e-12)
+        assert estimate["gain_per_shoe"].standard_error == pytest.approx(np.std([float(gain) for gain in gains], ddof=1) / np.sqrt(20), rel=1e-9)
+        assert record["bets"][name]["positive_share"] == round(made / 22, 6)
+        assert record["bets"][name]["perfect_information"]["bets_per_shoe"] == round(made / 20, 4)
+
+
+def test_quantiles_of_a_sample_without_coups_are_not_given(monkeypatch):
+    monkeypatch.setattr(simulate, "SAMPLED_SHOES", 1)  # only shoe 0 is sampled, and it deals no coup
+    record = summary(run(Settings(SMALL_SHOE, 20, 4, Fraction(7, 8), True, None, ("banker",), PUNTO)))
+    assert record["coups"] == 22 and record["quantiles_from_coups"] == 0 and record["bets"]["banker"]["quantiles"] is None
+    assert "n/a" in summary_text(record)
+
+
+NO_COUP = "no shoe dealt a coup"
+
+
+@pytest.mark.parametrize("shoes", ["1", "150"])
+def test_a_run_without_a_coup_is_refused(run, shoes):
+    code, out, err = run("simulate", "--shoe", "K=7", "--shoes", shoes, "--burn", "--workers", "1")
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and NO_COUP in err
+
+
+def test_a_report_whose_simulation_deals_no_coup_is_refused(run, tmp_path):
+    pytest.importorskip("matplotlib")
+    code, out, err = run("report", "--shoe", "K=7", "--bets", "banker", "--shoes", "2", "--out", str(tmp_path / "report"))
+    assert code == 2 and out == "" and len(err.strip().splitlines()) == 1 and NO_COUP in err
+    simulation = simulate.run(Settings(Shoe.parse("K=7"), 2, 1, Fraction(7, 8), True, None, ("banker",), PUNTO))
+    with pytest.raises(InputError, match=NO_COUP):
+        estimates(simulation, "banker", None)
+
+
+def standard_errors(record):
+    """Every per-shoe standard error of a simulate record."""
+    entries = [entry for bet in record["bets"].values() for entry in [bet["perfect_information"], *bet["by_true_count"].values()]]
+    return [entry["gain_per_shoe_standard_error"] for entry in entries]
+
+
+def test_one_shoe_has_no_standard_error(run):
+    """Over one shoe a standard error is undefined: null in strict JSON (no NaN), a number from two shoes."""
+    args = ("simulate", "--count", HI_LO, "--bets", "banker", "--format", "json", "--workers", "1")
+    strict = {"parse_constant": lambda constant: pytest.fail(f"{constant} in JSON")}
+    code, out, _ = run(*args, "--shoes", "1")
+    assert code == 0 and set(standard_errors(json.loads(out, **strict))) == {None}
+    code, out, _ = run(*args, "--shoes", "2")
+    assert code == 0 and all(isinstance(error, float) for error in standard_errors(json.loads(out, **strict)))
