@@ -398,6 +398,9 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     from .verify import Calculator, check, published_figures, verify_report
 
     given_options = options(ctx, **local)
+    for flag, text in (("--source", source_text), ("--bet", bet_name)):
+        if text is not None and not text.strip():
+            raise InputError(f"{flag} is empty: give the text to match, or leave {flag} out")
     figures = published_figures(data_file)
     if source_text:
         figures = [figure for figure in figures if source_text.lower() in (figure.source + " " + figure.url).lower()]

@@ -75,8 +75,6 @@ DECK = Columns({f"card_{name}": values for name, values in {
 Evaluator = Callable[[Columns], Values]
 
 
-THIRD_CARDS = ("player_card3", "banker_card3")
-"""The card slots a coup may leave empty."""
 FEATURE_LARGEST = 9
 """No number a coup feature takes is larger than 9 in magnitude (totals, values, margins, counts)."""
 ARITHMETIC_LARGEST = 2**62

@@ -116,6 +116,10 @@ class FolderTarget:
                 listed = ", ".join(self.foreign[:3]) + (f" and {len(self.foreign) - 3} more" if len(self.foreign) > 3 else "")
                 raise InputError(f"{option} {shown(path)} holds files this command did not write ({listed}): "
                                  "give an empty or new folder, or --force to replace only this command's files")
+            here = Path.cwd()
+            if not self.foreign and (self.path.resolve() in (here, *here.parents) or os.path.ismount(self.path)):
+                raise InputError(f"{option} {shown(path)} is the current folder, a folder holding it or a mount point, which "
+                                 "cannot be replaced: name a new or empty sub-folder")
         parent = self.path.absolute().parent
         existing = next(folder for folder in (parent, *parent.parents) if folder.exists())
         if not existing.is_dir():

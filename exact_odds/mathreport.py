@@ -205,8 +205,8 @@ def removal_section(result: Any, shoe: Shoe) -> tuple[list[Block], tuple[int, ..
             table(("rank", "effect (exact)", "effect", "level 1", "level 2"), rows, (False, True, True, True, True)),
             plot(f"{result.bet.name}-removal", removal_figure([result], "svg"), f"{result.bet.name}: effect of removing one card"),
             Heading(2, "Derived counts"),
-            Paragraph("Balanced integer tags proportional to the effects of removal (a card whose removal helps the player counts +); "
-                      "the betting correlation is that of the tags with the effects over the cards of a deck."),
+            Paragraph("Balanced integer tags following the effects of removal, equal for equal effects (a card whose removal helps the bet "
+                      "counts +); the betting correlation is that of the tags with the effects over the cards of a deck."),
             Items(tuple(counts))], levels[COUNT_LEVEL]
 
 
@@ -244,7 +244,8 @@ def simulation_section(bet: Bet, shoe: Shoe, decisions: Decisions, tags: tuple[i
     rows = [row("perfect information: whenever the exact edge is positive", perfect)]
     blocks: list[Block] = [Heading(2, "Counting simulation"), Paragraph(conditions)]
     if tags is None:
-        blocks += [Paragraph("The effects of removal are all zero: no count helps, and only perfect information is simulated."),
+        blocks += [Paragraph(f"No balanced level-{COUNT_LEVEL} count follows these effects of removal (equal effects share a tag): "
+                             "only perfect information is simulated."),
                    table(headers, rows, numeric)]
         return blocks
     by_threshold = {threshold: estimates(simulation, bet.name, threshold) for threshold in COUNT_THRESHOLDS}

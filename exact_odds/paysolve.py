@@ -65,8 +65,8 @@ class PaySolution:
 
 
 def choose_row(bet: Bet, row: str | None) -> int:
-    """A pay-table row by its 1-based number or its event text (case-insensitive); by default the
-    row with the largest pay (the first of equals)."""
+    """A pay-table row by its 1-based number or its event text (case-insensitive, naming one row);
+    by default the row with the largest pay (the first of equals)."""
     if row is None:
         return max(range(len(bet.rows)), key=lambda index: (bet.rows[index].pays.net, -index))
     text = row.strip()
@@ -79,6 +79,8 @@ def choose_row(bet: Bet, row: str | None) -> int:
     if not matching:
         events = "; ".join(f"{index + 1}: {line.event}" for index, line in enumerate(bet.rows))
         raise InputError(f"--row {shown(row)} is not an event of {bet.name} (rows {events})"[:300])
+    if len(matching) > 1:
+        raise InputError(f"--row {shown(row)} is the event of rows {', '.join(str(index + 1) for index in matching)} of {bet.name}: give the row's number")
     return matching[0]
 
 

@@ -91,24 +91,32 @@ def removal_effects(shoe: Shoe, bets: list[Bet], decisions: Decisions) -> list[R
 
 
 def balanced_tags(effects: tuple[Fraction | None, ...], level: int) -> tuple[int, ...]:
-    """Integer tags from -level to +level proportional to the effects, balanced over a deck.
+    """Integer tags from -level to +level that follow the effects, balanced over a deck.
 
-    A card whose removal helps the bet gets a positive tag (seeing it raises the count); a rank
-    without an effect (the shoe holds none) is tagged 0.
+    A card whose removal helps the bet gets a tag of 0 or more (seeing it raises the count), one
+    whose removal hurts it 0 or less; ranks with equal effects get equal tags, and a rank without
+    an effect (the shoe holds none) or with a zero effect is tagged 0. Balanced: four of each rank
+    in a deck, so the tags sum to zero. Of such tags, those most nearly proportional to the effects:
+    the largest betting correlation (:func:`betting_correlation`), then the largest tags.
     """
-    values = tuple(Fraction(0) if effect is None else effect for effect in effects)
-    largest = max(abs(value) for value in values)
-    if largest == 0:
-        return (0,) * 13
-    scaled = [value * level / largest for value in values]
-    tags = [round(value) for value in scaled]
-    # Balance: four of each rank in a deck, so the tags must sum to zero.
-    while sum(tags) != 0:
-        step = -1 if sum(tags) > 0 else 1
-        candidates = [rank for rank in range(13) if abs(tags[rank] + step) <= level]
-        rank = min(candidates, key=lambda rank: (abs(tags[rank] + step - scaled[rank]), rank))
-        tags[rank] += step
-    return tuple(tags)
+    ranks_by_effect: dict[Fraction, list[int]] = {}
+    for rank, effect in enumerate(effects):
+        ranks_by_effect.setdefault(effect or Fraction(0), []).append(rank)
+    # Tags summing to zero correlate with the effects as sum(effect x tag) / sqrt(sum(tag^2)), up to
+    # a factor of the effects alone: for each (sum of tags, sum of squared tags), the tags of the
+    # largest sum(effect x tag), one effect at a time.
+    best: dict[tuple[int, int], tuple[Fraction, tuple[int, ...]]] = {(0, 0): (Fraction(0), (0,) * 13)}
+    for effect, ranks in ranks_by_effect.items():
+        reached: dict[tuple[int, int], tuple[Fraction, tuple[int, ...]]] = {}
+        for (total, squares), (gain, tags) in best.items():
+            for tag in range(level + 1) if effect > 0 else range(-level, 1) if effect < 0 else (0,):
+                key = (total + len(ranks) * tag, squares + len(ranks) * tag * tag)
+                candidate = (gain + len(ranks) * tag * effect, tuple(tag if rank in ranks else old for rank, old in enumerate(tags)))
+                if key not in reached or candidate > reached[key]:
+                    reached[key] = candidate
+        best = reached
+    balanced = [(gain * gain / squares, squares, tags) for (total, squares), (gain, tags) in best.items() if total == 0 and squares]
+    return max(balanced)[2] if balanced else (0,) * 13
 
 
 def betting_correlation(effects: tuple[Fraction | None, ...], tags: tuple[int, ...]) -> float:

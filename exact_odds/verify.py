@@ -51,6 +51,19 @@ TEXT_FIELDS = ("id", "measure", "bet", "when", "given", "unordered", "value", "p
                "rank", "rules", "policy", "tags", "count", "penetration")
 SIMULATION_FIELDS = ("tags", "threshold", "count", "penetration", "burn", "coups_after_cut", "shoes", "seed")
 FIELDS = set(TEXT_FIELDS) | {"hand_pairs", "decks", "removed", "scale"} | set(SIMULATION_FIELDS)
+COMMON_FIELDS = ("id", "measure", "decks", "value", "source", "url", "bet", "rules", "policy", "printed_as", "author", "note", "known_wrong")
+"""The fields every record but a matrix size may have (``bet``, for a figure about an event, names the bet it is about)."""
+READS = {
+    "combinations": ("when", "hand_pairs", "unordered"),
+    "probability": ("when", "given"),
+    "house_edge": (),
+    "house_edge_excluding_pushes": (),
+    "expected_value": (),
+    "effect_of_removal": ("rank", "removed", "when", "scale"),
+    **{measure: (*SIMULATION_FIELDS, "scale") for measure in SIMULATED},
+}
+"""The fields each measure reads beyond :data:`COMMON_FIELDS`; any other is refused. (Counting hands or
+sets of cards divides a count and its total alike: only combinations read ``hand_pairs`` and ``unordered``.)"""
 MAX_SHOES = 10**6
 """A simulation record runs at most this many shoes."""
 STANDARD_ERRORS = 3
@@ -170,6 +183,17 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
     if decks != "inf" and not (structural and decks == "any") and (isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS):
         words = '"inf" or "any" (a game\'s size holds for every shoe)' if structural else '"inf"'
         raise InputError(f"{where}: decks must be a whole number of decks from 1 to {MAX_DECKS:,}, or {words}, not {shown(decks)}")
+    measure = fields["measure"]
+    if measure not in MEASURES:
+        raise InputError(f"{where}: unknown measure {shown(measure)} (expected one of {', '.join(MEASURES)})")
+    if structural:
+        _check_matrix_size(fields, where)
+        return Figure(**fields)
+    if measure not in SIMULATED and set(fields) & set(SIMULATION_FIELDS):
+        raise InputError(f"{where}: {sorted(set(fields) & set(SIMULATION_FIELDS))[0]} belongs to simulation measures ({', '.join(SIMULATED)})")
+    unread = sorted(set(fields) - set(COMMON_FIELDS) - set(READS[measure]))
+    if unread:
+        raise InputError(f"{where}: field {unread[0]!r} means nothing to measure {measure}")
     if "hand_pairs" in fields and not isinstance(fields["hand_pairs"], bool):
         raise InputError(f"{where}: hand_pairs must be true or false, not {shown(fields['hand_pairs'])}")
     if "removed" in fields:
@@ -180,19 +204,11 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
         if isinstance(fields["scale"], bool) or not isinstance(fields["scale"], (int, str)) or parse_exact(fields["scale"], f"{where}: scale") == 0:
             raise InputError(f"{where}: scale must be a non-zero exact number such as \"10000000\", not {shown(fields['scale'])}")
         fields["scale"] = str(fields["scale"])
-    measure = fields["measure"]
-    if measure not in MEASURES:
-        raise InputError(f"{where}: unknown measure {shown(measure)} (expected one of {', '.join(MEASURES)})")
     if measure in SIMULATED:
         _check_simulation(fields, where)
-    elif structural:
-        _check_matrix_size(fields, where)
-        return Figure(**fields)
-    elif set(fields) & set(SIMULATION_FIELDS):
-        raise InputError(f"{where}: {sorted(set(fields) & set(SIMULATION_FIELDS))[0]} belongs to simulation measures ({', '.join(SIMULATED)})")
     if measure in ("combinations", "probability") and "when" not in fields:
         raise InputError(f"{where}: combinations and probability take `when`")
-    if (measure == "effect_of_removal") != ("rank" in fields):
+    if measure == "effect_of_removal" and "rank" not in fields:
         raise InputError(f"{where}: effect_of_removal takes `rank` (and `bet`, or `when` for a probability)")
     if measure == "effect_of_removal" and decks == "inf":
         raise InputError(f"{where}: the infinite deck has no effect of removal (every card drawn is put back)")
@@ -202,8 +218,6 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
         raise InputError(f"{where}: value {shown(fields['value'])} is longer than any printed figure")
     if fields.get("unordered", "") not in ("", *UNORDERED):
         raise InputError(f"{where}: unordered must be one of {', '.join(UNORDERED)}, not {shown(fields['unordered'])}")
-    if "given" in fields and fields["measure"] != "probability":
-        raise InputError(f"{where}: `given` makes a conditional probability: measure must be probability")
     if fields.get("rules", "punto_banco") not in PRESETS:
         raise InputError(f"{where}: rules must be one of {', '.join(PRESETS)}, not {shown(fields['rules'])}")
     try:
@@ -248,9 +262,6 @@ def _check_simulation(fields: dict[str, Any], where: str) -> None:
     missing = [name for name in needed if name not in fields]
     if missing:
         raise InputError(f"{where}: a {fields['measure']} record needs `{missing[0]}`")
-    for name in ("when", "rank", "hand_pairs", "removed"):
-        if name in fields:
-            raise InputError(f"{where}: {fields['measure']} takes no `{name}`")
     if fields["decks"] == "inf" or fields["decks"] > 1000:
         raise InputError(f"{where}: a simulation deals real shoes of 1 to 1,000 decks, not {shown(fields['decks'])}")
     if not isinstance(fields["burn"], bool):

@@ -92,3 +92,49 @@ def test_a_manifest_naming_paths_outside_the_folder_is_not_followed(tmp_path):
     write(out, {"a.txt": "a\n"}, force=True)
     assert victim.read_text() == "precious\n"
     assert contents(out) == {"a.txt": "a\n", "mine.txt": "mine\n", MANIFEST: (out / MANIFEST).read_text()}
+
+
+@pytest.mark.parametrize("here,out", [("empty", "."), ("empty", "{here}"), ("out/sub", ".."), ("out/sub", "{here}/..")])
+def test_the_current_folder_or_one_holding_it_is_refused_before_any_work(tmp_path, monkeypatch, here, out):
+    """A folder written whole is moved into place: the current folder, or one holding it (here it holds
+    only our files: the current folder is a subfolder we wrote), cannot be."""
+    write(tmp_path / "out", FIRST)
+    (tmp_path / "empty").mkdir()
+    monkeypatch.chdir(tmp_path / here)
+    before = contents(tmp_path)
+    with pytest.raises(InputError, match="is the current folder, a folder holding it or a mount point, which cannot be replaced: name a new"):
+        FolderTarget(out.format(here=tmp_path / here), False)
+    assert contents(tmp_path) == before and sorted(entry.name for entry in tmp_path.iterdir()) == ["empty", "out"], "nothing is staged"
+
+
+def test_a_mount_point_is_refused(tmp_path, monkeypatch):
+    out = tmp_path / "mounted"
+    out.mkdir()
+    monkeypatch.setattr("os.path.ismount", lambda path: Path(path) == out)
+    with pytest.raises(InputError, match="mount point"):
+        FolderTarget(str(out), False)
+    write(tmp_path / "beside", FIRST)
+
+
+def test_the_current_folder_with_force_takes_our_files_in_place(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "mine.txt").write_text("mine\n")
+    write(Path("."), {"a.txt": "a\n"}, force=True)
+    assert contents(tmp_path) == {"a.txt": "a\n", "mine.txt": "mine\n", MANIFEST: (tmp_path / MANIFEST).read_text()}
+
+
+@pytest.mark.parametrize("command", [["export", "--decks", "1"], ["report", "--bets", "banker"]])
+def test_out_dot_in_an_empty_folder_is_one_line_before_any_work(tmp_path, monkeypatch, run, command):
+    from exact_odds import export, mathreport
+
+    def no_work(*args, **kwargs):
+        raise AssertionError("the work started before --out was checked")
+
+    monkeypatch.setattr(export, "export_files", no_work)
+    monkeypatch.setattr(mathreport, "build", no_work)
+    monkeypatch.chdir(tmp_path)
+    code, out, err = run(*command, "--out", ".")
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == ["baccarat-odds: error: --out '.' is the current folder, a folder holding it or a mount point, "
+                                        "which cannot be replaced: name a new or empty sub-folder"]
+    assert list(tmp_path.iterdir()) == []

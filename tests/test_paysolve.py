@@ -86,6 +86,19 @@ def test_rows_by_number_event_and_default():
         choose_row(bet, "a royal flush")
 
 
+def test_an_event_naming_two_rows_is_refused(run, tmp_path):
+    bets = tmp_path / "bets.toml"
+    bets.write_text('[[bet]]\nname = "twice"\npays = [{ when = "winner == banker and banker_total == 7", pays = "5", event = "banker wins" },'
+                    ' { when = "winner == banker", pays = "1", event = "Banker wins" }]\n')
+    bet = bets_file(str(bets))["twice"]
+    with pytest.raises(InputError, match="--row 'BANKER WINS' is the event of rows 1, 2 of twice: give the row's number"):
+        choose_row(bet, "BANKER WINS")
+    assert choose_row(bet, "2") == 1
+    code, out, err = run("solve-pay", "--bet", "twice", "--row", "banker wins", "--edge", "5", "--bets-file", str(bets))
+    assert code == 2 and out == ""
+    assert err.strip().splitlines() == ["baccarat-odds: error: --row 'banker wins' is the event of rows 1, 2 of twice: give the row's number"]
+
+
 def test_refusals():
     with pytest.raises(InputError, match="would be 92.5301%, and a winning pay only lowers it"):
         solve(Shoe.decks(8), catalog()["player_pair"], PUNTO, edge=Fraction(99, 100))  # even a push loses more

@@ -1,6 +1,7 @@
 """Effects of removal, exactly, and the counts derived from them."""
 
 from fractions import Fraction
+from itertools import product
 
 import pytest
 from hypothesis import given, settings
@@ -89,3 +90,56 @@ def test_a_published_8_deck_table_holds_the_9_deck_effects():
     nine = removal_effects(Shoe.decks(9), [CATALOG["dragon_bonus_player"]], PUNTO)[0].effects
     for rank, value in printed.items():
         assert round(nine[RANKS.index(rank)], 6) == value
+
+
+def best_correlation(effects, level):
+    """By brute force: the largest (sum effect x tag)^2 / sum tag^2 over balanced tags of each effect's
+    sign, equal for equal effects (for balanced tags, the square of the betting correlation up to a
+    factor of the effects alone)."""
+    values = sorted({effect or Fraction(0) for effect in effects})
+    best = Fraction(0)
+    for chosen in product(*(range(level + 1) if value > 0 else range(-level, 1) if value < 0 else (0,) for value in values)):
+        tag = dict(zip(values, chosen))
+        tags = [tag[effect or Fraction(0)] for effect in effects]
+        if sum(tags) == 0 and any(tags):
+            best = max(best, score(effects, tags))
+    return best
+
+
+def score(effects, tags):
+    return sum((tag * (effect or 0) for effect, tag in zip(effects, tags)), Fraction(0)) ** 2 / sum(tag * tag for tag in tags)
+
+
+@pytest.mark.parametrize("name", ["banker", "player", "tie", "dragon_7", "panda_8"])
+def test_equal_effects_get_equal_tags_on_8_decks(name):
+    """On 8 decks T, J, Q and K have the same exact effect (for the tie 32585047424/63533708238975): one
+    tag. The tags are balanced, of their effects' signs, and correlate best with the effects."""
+    effects = removal_effects(Shoe.decks(8), [CATALOG[name]], PUNTO)[0].effects
+    assert effects[9] == effects[10] == effects[11] == effects[12]
+    for level in (1, 2):
+        tags = balanced_tags(effects, level)
+        assert all(tags[one] == tags[other] for one in range(13) for other in range(13) if effects[one] == effects[other])
+        assert sum(tags) == 0 and max(map(abs, tags)) == level
+        assert all(tag * effect >= 0 for tag, effect in zip(tags, effects))
+        assert score(effects, tags) == best_correlation(effects, level)
+        assert betting_correlation(effects, tags) > 0.85
+
+
+def test_tie_tags_on_8_decks():
+    tie = removal_effects(Shoe.decks(8), [CATALOG["tie"]], PUNTO)[0].effects
+    assert tie[9] == Fraction(32585047424, 63533708238975)
+    assert dict(zip(RANKS, balanced_tags(tie, 1))) == {"A": 0, "2": -1, "3": -1, "4": -1, "5": -1, "6": -1, "7": -1,
+                                                       "8": 1, "9": 1, "T": 1, "J": 1, "Q": 1, "K": 1}
+
+
+def test_no_balanced_count_follows_one_rank_against_twelve_equal_ones():
+    """Twelve equal effects share a tag t, so balance needs the thirteenth at -12t: beyond level 2,
+    and the only balanced count is zero."""
+    effects = (Fraction(1),) * 8 + (Fraction(-12),) + (Fraction(1),) * 4
+    assert balanced_tags(effects, 1) == balanced_tags(effects, 2) == (0,) * 13
+    assert betting_correlation(effects, (0,) * 13) == 0.0
+
+
+def test_a_rank_the_shoe_lacks_is_tagged_0():
+    effects = (Fraction(3), None, Fraction(-1), Fraction(-2)) + (None,) * 9
+    assert balanced_tags(effects, 2) == (2, 0, -1, -1) + (0,) * 9
