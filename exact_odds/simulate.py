@@ -238,6 +238,19 @@ def indicator_bets() -> list[Any]:
     return [bet_from_record({"name": name, "pays": [{"when": when, "pays": "1"}]}, "simulation") for name, when in OUTCOME_EVENTS.items()]
 
 
+def per_shoe(rows: np.ndarray, coups_per_shoe: np.ndarray) -> np.ndarray:
+    """Sums of per-coup rows by shoe (a shoe's coups are consecutive); zero for a shoe without a coup.
+
+    >>> per_shoe(np.array([[1], [2], [4]]), np.array([2, 0, 1])).tolist()
+    [[3], [0], [4]]
+    """
+    sums = np.zeros((len(coups_per_shoe),) + rows.shape[1:], dtype=rows.dtype)
+    dealt = np.flatnonzero(coups_per_shoe)
+    if len(dealt):  # reduceat over the shoes that dealt coups only: an empty segment would read one row
+        sums[dealt] = np.add.reduceat(rows, (np.cumsum(coups_per_shoe) - coups_per_shoe)[dealt], axis=0)
+    return sums
+
+
 def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     """Deal shoes first..last-1, weigh every coup, and sum what the report needs."""
     from .batch import batch_expectations
@@ -271,9 +284,8 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     above = np.cumsum(grid.reshape(len(dealt), len(thresholds) + 1, len(bets))[:, ::-1], axis=1)[:, ::-1][:, 1:]  # (shoes, thresholds, bets)
     coups_above = np.cumsum(np.bincount(bucket, minlength=len(thresholds) + 1)[::-1])[::-1][1:]
     shoe_coups_above = np.cumsum(np.bincount(cell, minlength=cells).reshape(len(dealt), len(thresholds) + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
-    perfect_gains, perfect_bets = np.zeros((len(dealt), len(bets))), np.zeros((len(dealt), len(bets)), dtype=np.int64)  # (shoes, bets)
-    np.add.at(perfect_gains, shoe_of_coup, np.where(positive, values, 0))  # a shoe that dealt no coup sums to zero
-    np.add.at(perfect_bets, shoe_of_coup, positive)
+    perfect_gains = per_shoe(np.where(positive, values, 0), coups_per_shoe)  # (shoes, bets)
+    perfect_bets = per_shoe(positive.astype(np.int64), coups_per_shoe)
     gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1)], axis=2)  # (shoes, bets, 1 + thresholds)
     made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (len(dealt), len(bets), len(thresholds)))], axis=2)
     every_kth = max(1, settings.shoes // SAMPLED_SHOES)
