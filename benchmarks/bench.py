@@ -11,7 +11,8 @@ the target of issues 12 and 13. The machine may be shared: read the ratios, not 
    loops (gcc -O2, built here from benchmarks/naive_enumerator.c); all rank-level bets and perfect
    pairs against the plain recursive enumerator.
 3. 100 drawn user bets on the coup against the 42 catalog coup bets (one shoe and batch); 200 drawn
-   bets on card slots: wall time and peak memory of one process.
+   bets on card slots, a condition given on the suits of two slots, and three bets each comparing
+   the suits of two slots (on 8 decks and on a 16-card shoe): wall time and peak memory of one process.
 4. Cold `baccarat-odds --decks 8` against `python -c "import numpy, click"`, run in alternation.
 5. simulate, every rank-level bet at every coup: two local workers, and dask LocalClusters of one and
    two workers; projected to the studies of the issue (1,000,000 shoes on 2 cores, 100,000,000 on N).
@@ -168,13 +169,28 @@ def single_shoe(bets: dict[str, list[Bet]]) -> None:
         line(f"{name} / plain enumerator", f"{ours * 1e3:.3f} ms", f"{plain * 1e3:.0f} ms", f"{ours / plain:.5f}x", "<= 1 ms")
 
 
-def peak_memory(bets_text: str) -> tuple[float, float]:
-    """Seconds and peak resident MiB of one process analysing these bets on 8 decks."""
+SUITED_SLOT_BETS = "".join(f'[[bet]]\nname = "suits_{index}"\npays = [{{ when = "{condition}", pays = "3" }}]\n' for index, condition in enumerate([
+    "player_card1_suit == banker_card3_suit", "banker_card1_suit == player_card3_suit", "player_card2_suit == banker_card2_suit and winner == player"]))
+"""Three one-row bets, each comparing the suits of two other slots (issue 18)."""
+SIXTEEN_CARDS = "AS=1,AH=1,2S=1,2D=1,3C=1,4H=1,5S=1,6D=1,7C=1,8H=1,9S=1,TD=1,JC=1,QH=1,KS=1,KD=1"
+
+
+def peak_memory(bets_text: str, given: str | None = None, shoe: str = "") -> tuple[float, float]:
+    """Seconds and peak resident MiB of one process analysing these bets (without any, the main
+    bets) on 8 decks or the ``shoe`` given by per-card counts, given a condition if any. The peak is
+    the process's own (VmHWM): Linux carries ru_maxrss over an exec from the parent, this one."""
     script = ("import resource, sys, time\n"
-              "from exact_odds.analysis import analyze\nfrom exact_odds.bets import load_bets\nfrom exact_odds.shoe import Shoe\n"
-              "bets = list(load_bets(sys.stdin.read(), 'bench').values())\n"
-              "start = time.perf_counter(); analyze(Shoe.decks(8), bets)\n"
-              "print(time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024)\n")
+              "from exact_odds.analysis import analyze\nfrom exact_odds.bets import catalog, load_bets\nfrom exact_odds.shoe import Shoe\n"
+              "text = sys.stdin.read()\n"
+              "bets = list(load_bets(text, 'bench').values()) if text else [catalog()[name] for name in ('banker', 'player', 'tie')]\n"
+              f"shoe = Shoe.parse({shoe!r}) if {bool(shoe)} else Shoe.decks(8)\n"
+              f"start = time.perf_counter(); analyze(shoe, bets, given={given!r})\n"
+              "seconds = time.perf_counter() - start\n"
+              "try:\n"
+              "    peak = next(int(line.split()[1]) for line in open('/proc/self/status') if line.startswith('VmHWM:'))\n"
+              "except OSError:\n"
+              "    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss\n"
+              "print(seconds, peak / 1024)\n")
     seconds, mebibytes = subprocess.run([sys.executable, "-c", script], input=bets_text, capture_output=True, text=True, check=True).stdout.split()
     return float(seconds), float(mebibytes)
 
@@ -196,6 +212,12 @@ def user_bets(quick: bool, bets: dict[str, list[Bet]]) -> None:
     line("batch, depleted 8-deck shoes/s", f"{ours:,.0f}", f"{theirs:,.0f}", f"{theirs / ours:.1f}x", "<= 3x")
     seconds, mebibytes = peak_memory(user_slot_bets(200))
     line("200 bets on card slots: peak memory", f"{mebibytes:,.0f} MiB", "1,024 MiB", f"{mebibytes / 1024:.2f}x", f"well under 1 GiB ({seconds:.1f} s)")
+    seconds, mebibytes = peak_memory("", given="player_card1_suit == banker_card3_suit")
+    line("--given two slots' suits: peak memory", f"{mebibytes:,.0f} MiB", "1,024 MiB", f"{mebibytes / 1024:.2f}x", f"well under 1 GiB ({seconds:.1f} s)")
+    seconds, mebibytes = peak_memory(SUITED_SLOT_BETS)
+    line("3 bets on two slots' suits: peak memory", f"{mebibytes:,.0f} MiB", "1,024 MiB", f"{mebibytes / 1024:.2f}x", f"well under 1 GiB ({seconds:.1f} s)")
+    seconds, mebibytes = peak_memory(SUITED_SLOT_BETS, shoe=SIXTEEN_CARDS)
+    line("  the same, 16-card shoe: time", f"{seconds:.2f} s", "1 s", f"{seconds:.2f}x", f"well under a second ({mebibytes:,.0f} MiB)")
 
 
 def command(name: str) -> list[str]:

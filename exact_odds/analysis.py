@@ -23,6 +23,7 @@ from .enumerator import enumerate_cards, enumerate_coups
 from .features import FIRST_CARDS, Array, Columns, Levels, feature_kind, merge_levels
 from .tables import Tracked, tracked_key
 from .policy import Decisions, Policy, decisions_of
+from .parsing import shown
 from .rules import PUNTO_BANCO, DrawRules
 from .shoe import Shoe
 
@@ -108,9 +109,12 @@ class Analysis:
 class Engine(Protocol):
     """Where distributions come from: the plain enumerator, or the compiled evaluator."""
 
-    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None) -> Distribution:
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None,
+              faces: frozenset[str] | None = None) -> Distribution:
         """The coups of ``shoe`` by row; given ``bets`` (even none), the rows may be merged where
-        those bets and the winner agree (every other feature is then only that of one row of each)."""
+        those bets and the winner agree (every other feature is then only that of one row of each).
+        Given ``faces`` (else those the bets read, else all), a tracked slot not in it may be told
+        apart by its suit or colour alone (its value and rank are then not columns)."""
         ...
 
     def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution: ...
@@ -119,7 +123,8 @@ class Engine(Protocol):
 class PlainEngine:
     """Distributions from the plain recursive enumerator (the oracle every fast path is checked against)."""
 
-    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None) -> Distribution:
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None,
+              faces: frozenset[str] | None = None) -> Distribution:
         return enumerate_coups(shoe, decisions, tracked)
 
     def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution:
@@ -172,6 +177,15 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BA
     by hands or by sets of cards, as sources that count them so do). Given a
     condition, every bet is settled on the coups where it holds (counted as 6-card sequences).
     """
+    if not isinstance(shoe, Shoe):
+        raise InputError(f"analyze takes a Shoe (e.g. Shoe.decks(8)), not {shown(shoe)}")
+    if not isinstance(bets, (list, tuple)) or not all(isinstance(bet, Bet) for bet in bets):
+        raise InputError(f"analyze takes a list of bets (e.g. [catalog()[\"banker\"]]), not {shown(bets)}")
+    check_unordered(unordered, shoe.with_replacement)
+    if unordered and given is not None:
+        raise InputError("unordered counts bets on the first cards alone; given a condition, every bet is counted through the coup")
+    if unordered and all(bet.needs_coup for bet in bets):
+        raise InputError("unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
     decisions = decisions_of(rules, policy)
     engine = engine or default_engine()
     if given is not None:
@@ -181,27 +195,46 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BA
     keys = [tracked_key(bet.card_slots) for bet in bets]
     for bet, key in zip(bets, keys):
         (coup_members if bet.needs_coup else card_members).setdefault(key, []).append(bet)
-    coups = {key: engine.coups(shoe, decisions, dict(key), tuple(members)) for key, members in coup_members.items()}
-    card_tables = {key: engine.cards(shoe, dict(key), tuple(members)) for key, members in card_members.items()}
-    counted = {(True, key): iter(line_counts(members, coups[key])) for key, members in coup_members.items()}
-    if not unordered:
-        counted.update({(False, key): iter(line_counts(members, card_tables[key])) for key, members in card_members.items()})
-    results = tuple(return_table(bet, coups[key], next(counted[True, key])) if bet.needs_coup
-                    else unordered_table(bet, card_tables[key], unordered) if unordered
-                    else return_table(bet, card_tables[key], next(counted[False, key])) for bet, key in zip(bets, keys))
-    return Analysis(shoe, decisions, coups[()].outcome_counts(), coups[()].total, results)
+    results: dict[int, BetAnalysis] = {}
+    for on_coup, members_by_key in ((True, coup_members), (False, card_members)):
+        for key, members in members_by_key.items():  # one distribution at a time, each dropped once its bets are settled
+            distribution = engine.coups(shoe, decisions, dict(key), tuple(members)) if on_coup else engine.cards(shoe, dict(key), tuple(members))
+            if on_coup and not key:
+                outcomes, total = distribution.outcome_counts(), distribution.total
+            if unordered and not on_coup:
+                results.update((id(bet), unordered_table(bet, distribution, unordered, shoe.with_replacement)) for bet in members)
+            else:
+                results.update((id(bet), return_table(bet, distribution, lines)) for bet, lines in zip(members, line_counts(members, distribution)))
+            del distribution
+    return Analysis(shoe, decisions, outcomes, total, tuple(results[id(bet)] for bet in bets))
 
 
 HANDS = (("player_card1", "player_card2"), ("banker_card1", "banker_card2"))
 UNORDERED = ("hands", "cards")
 """How first-card draws may be counted instead of in order: by hands (each hand's two cards in
 either order) or by sets of cards (the cards a bet reads in any order)."""
+UNORDERED_WITH_REPLACEMENT = ("counting by hands or sets of cards has no meaning when cards are drawn with replacement (the infinite "
+                              "deck): two equal cards are one ordered draw, two different cards two; count the draws in order")
+"""Why nothing drawn with replacement is counted by hands or sets: an ordered count over the orders
+of distinct cards is a whole number only when no card can be drawn twice."""
 
 
-def unordered_divisor(columns: Columns, unordered: str, settle: Callable[[Columns], Array], name: str) -> int:
+def check_unordered(unordered: object, with_replacement: bool) -> None:
+    """Refuse a way of counting that is not one of :data:`UNORDERED` ("" for ordered draws), or any
+    but ordered draws with replacement (:data:`UNORDERED_WITH_REPLACEMENT`)."""
+    if not isinstance(unordered, str) or unordered not in ("", *UNORDERED):
+        raise InputError(f"unordered must be one of {', '.join(UNORDERED)} (or \"\" for ordered draws), not {shown(unordered)}")
+    if unordered and with_replacement:
+        raise InputError(UNORDERED_WITH_REPLACEMENT)
+
+
+def unordered_divisor(columns: Columns, unordered: str, settle: Callable[[Columns], Array], name: str, with_replacement: bool) -> int:
     """How many orders count as one: 2 per hand whose two cards are read (``hands``), or k! for the
     k cards read (``cards``). What is counted must come out alike in every such order: checked on
-    every row, exactly, for each swap that generates them."""
+    every row, exactly, for each swap that generates them. Without replacement each order of k
+    distinct cards is one of k! (of 2 in a hand), so the counts divide exactly; with replacement
+    they would not, and are refused."""
+    check_unordered(unordered, with_replacement)
     slots = [slot for slot in FIRST_CARDS if slot in columns.levels]
     swaps = [pair for pair in HANDS if pair[0] in columns.levels and pair[1] in columns.levels] if unordered == "hands" else list(zip(slots, slots[1:]))
     if unordered == "cards" and len({columns.levels[slot] for slot in slots}) > 1:
@@ -215,10 +248,10 @@ def unordered_divisor(columns: Columns, unordered: str, settle: Callable[[Column
     return 2 ** len(swaps) if unordered == "hands" else factorial(len(slots))
 
 
-def unordered_table(bet: Bet, distribution: Distribution, unordered: str) -> "BetAnalysis":
+def unordered_table(bet: Bet, distribution: Distribution, unordered: str, with_replacement: bool) -> "BetAnalysis":
     """The return table of a bet on the first cards counted by hands or by sets (see
     :func:`unordered_divisor`)."""
-    divisor = unordered_divisor(distribution.columns, unordered, bet.settle, f"bet {bet.name!r}")
+    divisor = unordered_divisor(distribution.columns, unordered, bet.settle, f"bet {bet.name!r}", with_replacement)
     ordered = return_table(bet, distribution)
     rows = tuple(ReturnRow(row.event, row.pays, row.combinations // divisor, row.total // divisor) for row in ordered.rows)
     return BetAnalysis(bet, rows, ordered.total // divisor, ordered.cards, ordered.expected_value, ordered.scale, unordered)
@@ -230,7 +263,8 @@ def _swap(name: str, first: str, second: str) -> str:
 
 def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition) -> Analysis:
     """The analysis restricted to the coups where ``given`` holds."""
-    coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)))
+    faces = given.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
+    coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)), faces=faces)
     restricted = coups.where(given(coups.columns))
     if restricted.total == 0:
         raise InputError(f"the condition given never holds in {shoe}: {given.text}")
@@ -256,7 +290,7 @@ def by_feature(shoe: Shoe, bets: list[Bet], decisions: Decisions, feature: str, 
     language: winner 0 banker, 1 player, 2 tie; ranks 0 = A ...; -1 for a card not dealt)."""
     kind = feature_kind(feature)
     if kind is None:
-        raise InputError(f"--by {feature!r}: not a feature (see the README's table of features)")
+        raise InputError(f"--by {feature!r}: not a feature (see the table of features in docs/language.md)")
     engine = engine or default_engine()
     probe = parse_condition(f"{feature} == {feature}")
     coups = engine.coups(shoe, decisions, merge_levels(probe.slots, *(bet.card_slots for bet in bets)))

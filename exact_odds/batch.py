@@ -19,14 +19,16 @@ from typing import Any
 import numpy as np
 
 from .bets import Bet
-from .cards import POINT_VALUES
+from .cards import POINT_VALUES, RANKS
 from .distribution import FLOAT_EXACT, INT64_SAFE, falling
 from .errors import InputError
 from .features import Array, Granularity, label_map
 from .events import cached_basis
 from .kernel import weigh
 from .policy import Decisions, Policy, decisions_of
+from .parsing import shown
 from .rules import PUNTO_BANCO, DrawRules
+from .shoe import CARD_NAMES, CARDS_PER_COUP
 from .patterns import pattern_form
 from .tables import Tracked, card_table, coup_table, tracked_key
 
@@ -60,6 +62,12 @@ class BatchExpectations:
 
     def floats(self) -> Array:
         """The expectations as floats, fast (to about 1e-15 relative): for statistics only."""
+        if self.numerators.dtype == object:  # Python integers, perhaps beyond floats: each quotient rounded once
+            drawn = {(size, depth): falling(size, depth) for size in set(self.sizes) for depth in set(self.depths)}
+            exact = np.array([[scale * drawn[size, depth] for scale, depth in zip(self.scales, self.depths)] for size in self.sizes],
+                             dtype=object).reshape(self.numerators.shape)
+            quotients: Array = (self.numerators / exact).astype(np.float64)
+            return quotients
         sizes = np.asarray(self.sizes, dtype=np.float64)
         sequences = {depth: np.prod([sizes - drawn for drawn in range(depth)], axis=0) for depth in set(self.depths)}
         denominators = np.stack([scale * sequences[depth] for scale, depth in zip(self.scales, self.depths)], axis=1)
@@ -142,8 +150,7 @@ class LineSums:
             for line in others:
                 columns.append(lines[:, position] == line if line != common else np.zeros(len(lines), dtype=bool))
                 differences.append(nets[line] - nets[common])
-        return cls(np.stack(columns, axis=1).astype(np.float64), np.array(differences, dtype=np.int64),
-                   np.array(starts), np.array(base, dtype=np.int64))
+        return cls(np.stack(columns, axis=1).astype(np.float64), integers(differences), np.array(starts), integers(base))
 
     def numerators(self, events: Array, kind: Any) -> Array:
         """(shoes x bets) from (shoes x events) exact float counts with totals below 2^53."""
@@ -153,10 +160,49 @@ class LineSums:
         return result
 
 
+def integers(values: list[int] | tuple[int, ...]) -> Array:
+    """int64 where every value is within :data:`INT64_SAFE`, else Python integers (a bets file's
+    pay may have hundreds of digits)."""
+    return np.array(values, dtype=np.int64 if all(abs(value) < INT64_SAFE for value in values) else object)
+
+
 def _pays(group: tuple[Bet, ...], lines: Array) -> Array:
     """(events x bets): each bet's scaled net pay on each event's line."""
-    stacked: Array = np.stack([np.asarray(bet.scaled_pays[1], dtype=np.int64)[lines[:, position]] for position, bet in enumerate(group)], axis=1)
+    stacked: Array = np.stack([integers(bet.scaled_pays[1])[lines[:, position]] for position, bet in enumerate(group)], axis=1)
     return stacked
+
+
+MAX_COUNT = 2**40
+"""The batch path weighs counts below this (a shoe of 2^40 cards of one rank) in 64-bit integers."""
+
+
+def shoe_rows(counts: Any) -> Array:
+    """``counts`` as (shoes x 13 or 52) int64 counts; anything else (rows of other lengths, counts
+    that are not whole numbers from 0 below :data:`MAX_COUNT`) refused, naming the first such count."""
+    try:
+        shoes = np.asarray(counts)
+    except ValueError:  # rows of different lengths
+        shoes = np.asarray(counts, dtype=object)
+    if shoes.ndim != 2 or shoes.shape[1] not in (13, 52):
+        raise InputError(f"counts must be one row per shoe of 13 per-rank or 52 per-card counts, not shape {shoes.shape}")
+    if shoes.dtype.kind in "iu":
+        if not shoes.size or (shoes.min() >= 0 and shoes.max() < MAX_COUNT):
+            return shoes.astype(np.int64)
+        flat = shoes.ravel()
+        position = int(np.flatnonzero((flat < 0) | (flat >= MAX_COUNT))[0])
+    else:  # floats, bools, text, or integers past int64 that numpy read as floats: judged as given
+        flat = (shoes if isinstance(counts, np.ndarray) else np.asarray(counts, dtype=object)).ravel()
+        whole = [isinstance(count, (int, np.integer)) and not isinstance(count, bool) for count in flat.tolist()]
+        bad = [index for index, count in enumerate(flat.tolist()) if not whole[index] or not 0 <= count < MAX_COUNT]
+        if not bad:
+            return np.asarray(flat.tolist(), dtype=np.int64).reshape(shoes.shape)
+        position = bad[0]
+    shoe, column = divmod(position, shoes.shape[1])
+    name = RANKS[column] if shoes.shape[1] == 13 else CARD_NAMES[column]
+    count = flat[position].item() if isinstance(flat[position], np.generic) else flat[position]
+    if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+        raise InputError(f"shoe {shoe}: count of {name} {int(count):,} is beyond the batch path, which weighs counts below 2^40")
+    raise InputError(f"shoe {shoe}: count of {name} must be a whole number from 0, not {shown(count)}")
 
 
 def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None) -> BatchExpectations:
@@ -165,24 +211,18 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     (rank-major, suits S H D C) when a bet reads suits or colours. Any bet the compiled tables can
     hold is weighed: on the coup (with the card slots it reads) or on the first cards alone."""
     decisions = decisions_of(rules, policy)
-    shoes = np.asarray(counts)
-    if shoes.ndim != 2 or shoes.shape[1] not in (13, 52):
-        raise InputError(f"counts must be one row per shoe of 13 per-rank or 52 per-card counts, not shape {shoes.shape}")
-    if not np.issubdtype(shoes.dtype, np.integer) or (shoes < 0).any():
-        raise InputError("counts must be whole numbers from 0")
-    if shoes.size and shoes.max() >= 2**40:
-        raise InputError("a count above 2^40 cards is beyond what a shoe can hold here")
-    shoes = shoes.astype(np.int64)
+    shoes = shoe_rows(counts)
     sizes = tuple(int(size) for size in shoes.sum(axis=1))
-    if any(size < 6 for size in sizes):
-        raise InputError("every shoe needs at least 6 cards")
+    small = [index for index, size in enumerate(sizes) if size < CARDS_PER_COUP]
+    if small:
+        raise InputError(f"shoe {small[0]} holds {sizes[small[0]]} cards; a coup needs a shoe of at least {CARDS_PER_COUP}")
     groups: dict[tuple[bool, Tracked], list[int]] = {}  # (reads the coup, slots read): bets that share a table
     for index, bet in enumerate(bets):
         groups.setdefault((bet.needs_coup, tracked_key(bet.card_slots)), []).append(index)
     forms = {key: pattern_form(key[1], tuple(bets[index] for index in members)) for key, members in groups.items() if not key[0]}
     tables = {key: coup_table(decisions, key[1]) if key[0] else card_table(key[1]) for key in groups if forms.get(key) is None}
     largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
-    largest = max((table.bound(max(sizes)) for table in tables.values()), default=max(sizes) ** 4)
+    largest = max((table.bound(max(sizes, default=0)) for table in tables.values()), default=max(sizes, default=0) ** 4)
     wide = largest_pay * largest >= INT64_SAFE
     numerators = np.zeros((len(shoes), len(bets)), dtype=object if wide else np.int64)
     scales = [0] * len(bets)

@@ -40,8 +40,24 @@ LOSE = Payout(Fraction(-1), "lose")
 
 
 MAX_PAY = 10**12
-"""A pay's numerator and denominator are at most this (a trillion to one)."""
+"""A pay is at most a trillion to one (so the decimals of an expectation and of its variance stay
+within floats)."""
+MAX_PAY_DIGITS = 300
+"""A pay's numerator and denominator in lowest terms have at most this many digits: room for any pay
+solve-pay finds (it refuses one beyond), a bound on the integers a bets file makes the maths carry."""
+MAX_PAY_TEXT = 1000
+"""A pay is written in at most this many characters."""
 PAY = re.compile(r"(?:(lose)\s+)?([0-9./]+)(?:\s*(to|for|:)\s*([0-9./]+))?", re.ASCII)
+
+
+def bounded_pay(pay: Fraction, what: str) -> Fraction:
+    """``pay``, refused (``what`` names it) above :data:`MAX_PAY` to one, or when its numerator or
+    denominator in lowest terms has more than :data:`MAX_PAY_DIGITS` digits."""
+    if abs(pay) > MAX_PAY:
+        raise InputError(f"{what}: a pay may be at most a trillion (10^12) to one")
+    if max(abs(pay.numerator), pay.denominator) >= 10**MAX_PAY_DIGITS:
+        raise InputError(f"{what}: in lowest terms its numerator and denominator may have at most {MAX_PAY_DIGITS} digits each")
+    return pay
 
 
 def parse_pays(text: object) -> Payout:
@@ -54,17 +70,15 @@ def parse_pays(text: object) -> Payout:
     expected = "e.g. 40, 19/20, 3/2, 0.54, '5 for 1', push, lose or 'lose 1/2'"
     if not match:
         raise InputError(f"bad pay {shown(text)} ({expected})")
-    if len(words) > 60:
-        raise InputError(f"pay {shown(text)} is too long: at most 60 characters, a numerator and denominator of at most a trillion (10^12)")
+    if len(words) > MAX_PAY_TEXT:
+        raise InputError(f"pay {shown(text)} is too long: at most {MAX_PAY_TEXT:,} characters")
     lose, amount, kind, per = match.groups()
     if lose and kind:
         raise InputError(f"bad pay {shown(text)} ({expected})")
-    divisor = parse_exact(per, f"pay {shown(text)}") if per else Fraction(1)
+    divisor = parse_exact(per, f"pay {shown(text)}", longest=MAX_PAY_TEXT) if per else Fraction(1)
     if divisor == 0:
         raise InputError(f"bad pay {shown(text)}: nothing can be paid per 0 staked")
-    ratio = parse_exact(amount, f"pay {shown(text)}") / divisor
-    if ratio.numerator > MAX_PAY or ratio.denominator > MAX_PAY:
-        raise InputError(f"pay {shown(text)}: in lowest terms its numerator and denominator must each be at most a trillion (10^12)")
+    ratio = bounded_pay(parse_exact(amount, f"pay {shown(text)}", longest=MAX_PAY_TEXT) / divisor, f"pay {shown(text)}")
     if lose:
         if not 0 < ratio <= 1:
             raise InputError(f"bad pay {shown(text)}: lose a fraction of the stake from 0 to 1, e.g. 'lose 1/2'")
@@ -276,9 +290,10 @@ def bets_file(path: str) -> dict[str, Bet]:
 MAIN_BETS = ("banker", "player", "tie")
 
 
-def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_known: bool, own: Sequence[str] = ()) -> tuple[list[Bet], list[str]]:
-    """The bets named by ``--bets`` (comma-separated names or ``all``) and a list of notes; without
-    ``--bets``, the main bets and the user's ``own`` bets (those of ``--bets-file``).
+def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_known: bool, own: Sequence[str] = (),
+                option: str = "--bets") -> tuple[list[Bet], list[str]]:
+    """The bets named by ``option`` (comma-separated names or ``all``) and a list of notes; without
+    it, the main bets and the user's ``own`` bets (those of ``--bets-file``).
 
     ``all`` leaves out bets on suits when the shoe does not know suits, and says so; a bet named, or
     one of the user's own, that reads suits is refused on such a shoe.
@@ -295,7 +310,7 @@ def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_kn
     else:
         chosen = [name.strip().lower() for name in names.split(",") if name.strip()]
         if not chosen:
-            raise InputError("--bets is empty (give names separated by commas, or all)")
+            raise InputError(f"{option} is empty (give names separated by commas, or all)")
     if names is None or names.strip().lower() != "all":
         for name in chosen:
             if name not in available:

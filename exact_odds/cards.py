@@ -37,6 +37,12 @@ class Card:
     rank: str
     suit: str | None = None
 
+    def __post_init__(self) -> None:
+        if self.rank not in RANKS:
+            raise InputError(f"unknown rank {self.rank!r} (expected one of {' '.join(RANKS)}; parse_card reads card text)")
+        if self.suit is not None and self.suit not in SUITS:
+            raise InputError(f"unknown suit {self.suit!r} (expected one of {' '.join(SUITS)} or None)")
+
     @property
     def rank_index(self) -> int:
         return RANKS.index(self.rank)

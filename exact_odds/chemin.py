@@ -35,7 +35,7 @@ from math import lcm
 
 from .errors import InputError
 from .grid import grid
-from .policy import Policy
+from .policy import Policy, with_base
 from .report import fixed
 from .rules import CHEMIN_DE_FER_A, CHEMIN_DE_FER_B2, CHEMIN_DE_FER_B3, PUNTO_BANCO, DrawRules, OptionPoint, compositions
 from .shoe import Shoe
@@ -207,6 +207,7 @@ def _counts(shoe: Shoe) -> tuple[int, tuple[int, int], dict[tuple[int, int], lis
 def payoff_table(model: str, shoe: Shoe) -> Table:
     """The payoff structure of ``model`` ("A", "B2", "B3") on ``shoe``, exactly."""
     model = _model(model)
+    shoe.checked()
     total, naturals, finest = _counts(shoe)
     by_cards = model == "B3"
     infosets: tuple[Key, ...] = tuple(FIVES) if by_cards else (5,)
@@ -779,14 +780,15 @@ RULE_SETS = {CHEMIN_DE_FER_A: "A", CHEMIN_DE_FER_B2: "B2", CHEMIN_DE_FER_B3: "B3
 
 def with_optimal(rules: DrawRules, policy: Policy, shoe: Shoe) -> Policy:
     """``policy`` with its base ``optimal`` replaced by the solution of the chemin de fer game that
-    ``rules`` play from ``shoe`` (at the rule set's commission); its own entries still refine it."""
+    ``rules`` play from ``shoe`` (at the rule set's commission); its own entries override it where they
+    name a point (:func:`~exact_odds.policy.with_base`)."""
     if policy.base != "optimal":
         return policy
     model = next((name for preset, name in RULE_SETS.items() if preset.with_pays(rules.commission, rules.tie_pays) == rules), None)
     if model is None:
         raise InputError(f"--policy optimal solves chemin de fer: give --rules chemin_de_fer_a, _b2 or _b3, not {rules.name}")
     solved = optimal_policy(solve(model, shoe, rules.commission / 100))
-    return Policy(tuple(dict(solved.entries + policy.entries).items()))
+    return with_base(rules, policy, solved)
 
 
 def _point(side: str, key: Key, third: int | None) -> OptionPoint:

@@ -7,10 +7,12 @@ command where they mean something. Given to a command where they mean nothing, t
 
 import contextlib
 import os
+import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from types import FrameType
 from typing import Any, TypeVar
 
 import click
@@ -119,12 +121,15 @@ GROUP_ONLY = ("fmt", "returns", "engine", "given", "by_feature", "unordered")
 
 
 def shared(*groups: str) -> Callable[[F], F]:
-    """Add the shared options of ``groups`` to a command (and remember that it accepts them)."""
+    """Add the shared options of ``groups`` (a group, or one option by its name) to a command (and
+    remember that it accepts them)."""
+    accepted = {name for name, (group, _) in SHARED.items() if group in groups or name in groups}
+
     def decorate(function: F) -> F:
-        for name, (group, option) in reversed(SHARED.items()):
-            if group in groups:
+        for name, (_, option) in reversed(SHARED.items()):
+            if name in accepted:
                 function = option(function)
-        function.accepted = {name for name, (group, _) in SHARED.items() if group in groups}  # type: ignore[attr-defined]
+        function.accepted = accepted  # type: ignore[attr-defined]
         return function
 
     return decorate
@@ -194,19 +199,20 @@ class Options:
 
         return available_bets(self.rule_set(), self.user_bets())
 
-    def bets(self, suits_known: bool) -> tuple[list[Any], list[str]]:
-        """The bets of --bets; without it, banker, player, tie and the bets of --bets-file. The
-        main bets' pays and a bets file must reach one of them (else they would change nothing)."""
+    def bets(self, suits_known: bool, option: str = "--bets") -> tuple[list[Any], list[str]]:
+        """The bets of --bets (given as ``option``); without it, banker, player, tie and the bets of
+        --bets-file. The main bets' pays and a bets file must reach one of them (else they would
+        change nothing)."""
         from .bets import available_bets, select_bets
 
         own = self.user_bets()
-        chosen, notes = select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()))
+        chosen, notes = select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()), option)
         names = {bet.name for bet in chosen}
         for flag, value, bet in (("--commission", self.commission, "banker"), ("--tie-pays", self.tie_pays, "tie")):
             if value is not None and bet not in names:
-                raise InputError(f"{flag} sets the {bet} bet's pay, and the {bet} bet is not among the bets (add it to --bets)")
+                raise InputError(f"{flag} sets the {bet} bet's pay, and the {bet} bet is not among the bets of {option}")
         if own and names.isdisjoint(own):
-            raise InputError(f"--bets-file {self.bets_file}: none of its bets ({', '.join(own)}) is among --bets (name them, or leave --bets out)")
+            raise InputError(f"--bets-file {self.bets_file}: none of its bets ({', '.join(own)}) is among the bets of {option}: name one, or leave the file out")
         return chosen, notes
 
 
@@ -234,6 +240,10 @@ def options(ctx: click.Context, **local: Any) -> Options:
 
 MAX_SIMULATED_CARDS = 52_000
 """simulate deals shoes of at most this many cards (1,000 decks)."""
+BURN = click.option("--burn/--no-burn", default=True, show_default=True,
+                    help="Burn cards at the start of each shoe, as Punto Banco is dealt: turn one card, burn as many face down as its value "
+                         "(tens 10). --no-burn deals from the first card.")
+"""The burn of simulate and report: one option, one default."""
 
 
 def plot_target(path: str | None) -> Any:
@@ -263,7 +273,21 @@ def emit(text: str) -> None:
         raise OutputLost(f"cannot write the output: {error.strerror or error}") from None
 
 
-@click.group(invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+class Interrupted(Exception):
+    """Ctrl-C in a command, passed on past click (which would print a blank line first)."""
+
+
+class Commands(click.Group):
+    """The command group: Ctrl-C in a command comes out of it as :class:`Interrupted`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
+
+
+@click.group(cls=Commands, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
 @shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format (default table).")
 @click.option("--returns", is_flag=True, help="Print the return table of every bet (json and csv always hold them).")
@@ -322,11 +346,24 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
 @click.pass_context
 def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
     """Print a rule set: naturals, the player's rule, the banker's tableau (S stands, D draws,
-    C is a choice), what each side sees at a choice, and the main bets' pays."""
+    C is a choice), what each side sees at a choice, and the main bets' pays. With --policy (text
+    only): the choice it makes at each option point."""
+    from .policy import policy_text
     from .rules import rules_text, rules_toml
 
-    rules = options(ctx, **local).rule_set()
-    emit(rules_toml(rules) if fmt == "toml" else rules_text(rules))
+    given_options = options(ctx, **local)
+    rules, policy = given_options.rule_set(), given_options.policy_given()
+    if not policy:
+        emit(rules_toml(rules) if fmt == "toml" else rules_text(rules))
+        return
+    if fmt == "toml":
+        raise InputError("--policy is no part of a rules file: give --format text to see its choice at each option point")
+    if policy.base == "optimal":
+        raise InputError("--policy optimal is solved for a shoe, and `rules` takes none: `chemin-de-fer --model M --decks N` shows its solution")
+    chosen = policy_text(rules, policy)
+    if not chosen:
+        raise InputError(f"--policy: {rules.name} has no option point, so a policy chooses nothing")
+    emit(rules_text(rules) + f"\nChoices of --policy {policy.summary()}:\n" + chosen)
 
 
 @cli.command()
@@ -368,11 +405,13 @@ def list_bets(ctx: click.Context, /, **local: Any) -> None:
     emit(describe_bets(available))
 
 
-def progress_bar(label: str) -> Any:
-    """A progress bar on stderr when it is a terminal; nothing otherwise."""
-    if not sys.stderr.isatty():
-        return None
-    return lambda items: click.progressbar(items, label=label, file=sys.stderr)
+def progress_bar(label: str, items: Iterable[Any] | None = None, length: int = 0) -> Any:
+    """One progress bar on stderr when it is a terminal, a context manager: over ``items`` (iterate
+    what it gives) or ``length`` steps (call its ``update``). Otherwise it gives ``items`` itself, or
+    None when there are no items (nothing to update)."""
+    if not sys.stderr.isatty() or (items is None and not length):
+        return contextlib.nullcontext(items)
+    return click.progressbar(items, length=length or None, label=label, file=sys.stderr)
 
 
 @cli.command()
@@ -393,7 +432,6 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     """
     from pathlib import Path
 
-    from .export import iterate
     from .parallel import cores
     from .verify import Calculator, check, published_figures, verify_report
 
@@ -413,7 +451,8 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     user_bets = given_options.user_bets()
     bets_text = Path(given_options.bets_file).read_text(encoding="utf-8") if given_options.bets_file else None
     calculator = Calculator(user_bets, bets_text, cores())
-    checks = [check(figure, calculator) for figure in iterate(progress_bar("verifying"), figures)]
+    with progress_bar("verifying", figures) as shown_figures:
+        checks = [check(figure, calculator) for figure in shown_figures]
     emit(verify_report(checks, fmt, skipped))
     sys.exit(1 if any(result.failed for result in checks) else 0)
 
@@ -432,7 +471,7 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
     and a manifest (every catalog bet, or --bets; your --bets-file bets too); and chemin de fer
     solved as a game for each deck count and the infinite deck, as `chemin-de-fer --format json`
     prints it, with a summary. The folder is written whole or not at all."""
-    from .export import export_files, parse_deck_list
+    from .export import export_files, export_steps, parse_deck_list
     from .files import FolderTarget
 
     given_options = options(ctx, **local)
@@ -442,21 +481,20 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
     decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
     bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
     decisions = given_options.decisions_for_every_shoe("export")
-    with FolderTarget(out, force) as target:
-        files = export_files(decks, bets, decisions, progress_bar("exporting"), formulas, chemin)
+    with FolderTarget(out, force) as target, progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
+        files = export_files(decks, bets, decisions, bar.update if bar else None, formulas, chemin)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n")
 
 
 @cli.command()
-@click.option("--bet", "bet_names_alias", metavar="NAMES", help="The same as --bets.")
 @click.option("--format", "fmt", type=click.Choice(["text", "latex", "json"]), default="text", show_default=True)
 @click.option("--solve", is_flag=True, help="Also say for which deck counts each house edge is largest and smallest.")
 @click.option("--above", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
 @click.option("--below", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
-def formula(ctx: click.Context, /, bet_names_alias: str | None, fmt: str, solve: bool, above: Fraction | None, below: Fraction | None, **local: Any) -> None:
+def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None, below: Fraction | None, **local: Any) -> None:
     """Probabilities and house edges as exact rational functions of the number of decks d.
 
     Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
@@ -472,10 +510,6 @@ def formula(ctx: click.Context, /, bet_names_alias: str | None, fmt: str, solve:
         solve_lines,
     )
 
-    if bet_names_alias is not None:
-        if local.get("bet_names") is not None:
-            raise InputError("give --bets or --bet, not both")
-        local["bet_names"] = bet_names_alias
     given_options = options(ctx, **local)
     bets, _ = given_options.bets(suits_known=True)
     decisions = given_options.decisions_for_every_shoe("formula")
@@ -518,7 +552,7 @@ def eor(ctx: click.Context, /, fmt: str, plot_path: str | None, **local: Any) ->
 @click.option("--shoes", type=Count(1, 10**9), default=1000, show_default=True, help="Shoes to shuffle and deal.")
 @click.option("--seed", type=Count(0), default=1, show_default=True, help="Seed: the same seed gives the same result.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
-@click.option("--burn", is_flag=True, help="Burn cards at the start of each shoe (turn one, burn its value; tens burn 10).")
+@BURN
 @click.option("--count", "tags", metavar="TAGS", help="Count tags: 13 integers A..K, or RANK=TAG entries (5=1,6=-1,...).")
 @click.option("--workers", type=Count(1), help="Local worker processes (default: every core; at most the cores).")
 @click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler, tcp://host:port (pip install 'exact_odds[cluster]').")
@@ -554,8 +588,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
                         tuple(bet.name for bet in bets), given_options.decisions(shoe), bets_text)
     plot = plot_target(plot_path)
-    bar: Any = click.progressbar(length=shoes, label="shoes", file=sys.stderr) if sys.stderr.isatty() else contextlib.nullcontext()
-    with bar as progress:
+    with progress_bar("shoes", length=shoes) as progress:
         simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
     record = summary(simulation)
     record["notes"] = notes
@@ -565,7 +598,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
 
         plot.write(simulation_figure(simulation.expectations(), simulation.true_counts(), settings.bet_names))
     if simulation.interrupted:
-        sys.exit(130)
+        raise Interrupted
 
 
 @cli.command(name="report")
@@ -575,7 +608,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
 @click.option("--shoes", type=Count(0, 10**7), default=2000, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
 @click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
-@click.option("--burn/--no-burn", default=True, show_default=True, help="Burn cards at the start of each shoe (turn one, burn its value).")
+@BURN
 @click.pass_context
 def report(ctx: click.Context, /, out: str, force: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
     """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie):
@@ -613,8 +646,7 @@ def report(ctx: click.Context, /, out: str, force: bool, shoes: int, seed: int, 
     decisions = given_options.decisions_for_every_shoe("report")
     pyplot("report")  # matplotlib draws the plots: checked before any work
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
-    bar: Any = click.progressbar(length=simulated, label="simulating", file=sys.stderr) if simulated and sys.stderr.isatty() else contextlib.nullcontext()
-    with FolderTarget(out, force) as target, bar as progress:
+    with FolderTarget(out, force) as target, progress_bar("simulating", length=simulated) as progress:
         files = build(bets, shoe, decisions, settings, progress.update if progress else None)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
@@ -640,12 +672,12 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     given_options = options(ctx, **local)
     if edge_text is None and max_edge_text is None:
         raise InputError("give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)")
-    if "," in bet_name:
-        raise InputError(f"--bet takes one bet, not {bet_name!r}")
+    if not bet_name.strip() or "," in bet_name or bet_name.strip().lower() == "all":
+        raise InputError(f"--bet takes one bet, not {shown(bet_name)}: solve-pay prices one bet (see `baccarat-odds bets` for the names)")
     edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
     max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
     shoe = given_options.shoe()
-    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits)
+    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "--bet")
     solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
     emit(json.dumps(solution_record(solution, shoe), indent=2) + "\n" if fmt == "json" else solution_text(solution, shoe))
 
@@ -661,7 +693,7 @@ def fail(message: str, code: int) -> None:
 @click.option("--model", type=click.Choice(["A", "B2", "B3"], case_sensitive=False), required=True,
               help="A: each side sees its total (Kemeny-Snell); B2: the banker sees his two cards (Downton-Lockwood); B3: each side sees its two cards (Ethier-Gamez).")
 @click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex"]), default="table", show_default=True)
-@shared("shoe", "pays")
+@shared("shoe", "commission")
 @click.pass_context
 def chemin_de_fer(ctx: click.Context, /, model: str, fmt: str, **local: Any) -> None:
     """Chemin de fer solved exactly as a game between the player (a choice on 5) and the banker (a
@@ -674,8 +706,6 @@ def chemin_de_fer(ctx: click.Context, /, model: str, fmt: str, **local: Any) -> 
     from .chemin import render, solve
 
     given_options = options(ctx, **local)
-    if given_options.tie_pays is not None:
-        raise InputError("--tie-pays means nothing to `chemin-de-fer` (a tie is a push between player and banker)")
     decks = given_options.decks if given_options.decks is not None or given_options.shoe_spec else ("inf" if model.upper() == "A" else 8)
     shoe = Options(decks, given_options.shoe_spec, given_options.remove).shoe()
     emit(render(solve(model, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
@@ -722,10 +752,22 @@ def given_twice(args: Sequence[str]) -> str | None:
     return None
 
 
+def stop_at_first_interrupt(number: int, frame: FrameType | None) -> None:
+    """Ctrl-C: stop the command, and ignore every Ctrl-C after it, so that the stop (workers ended,
+    what finished printed, the exit) runs to its end whatever the timing of another."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
 def main(argv: Iterable[str] | None = None) -> None:
-    """Entry point: every input error is one line on stderr and exit status 2; Ctrl-C is 130; an
-    output that cannot be written (a closed pipe, a full disk) is one line and status 1."""
+    """Entry point: every input error is one line on stderr and exit status 2; Ctrl-C is one line
+    and 130 (a terminal's ^C echo closed first); an output that cannot be written (a closed pipe, a
+    full disk) is one line and status 1."""
     args = list(argv) if argv is not None else sys.argv[1:]
+    try:
+        previous = signal.signal(signal.SIGINT, stop_at_first_interrupt)
+    except ValueError:  # not the main thread, to which signals go
+        previous = None
     try:
         twice = given_twice(args)
         if twice:
@@ -733,7 +775,9 @@ def main(argv: Iterable[str] | None = None) -> None:
         code = cli.main(args=args, prog_name="baccarat-odds", standalone_mode=False)
     except click.ClickException as error:
         fail(f"error: {error.format_message()}", 2)
-    except (click.Abort, KeyboardInterrupt):
+    except (click.Abort, KeyboardInterrupt, Interrupted):
+        if sys.stderr.isatty():
+            click.echo(err=True)
         fail("interrupted", 130)
     except InputError as error:
         fail(f"error: {error}", 2)
@@ -744,4 +788,9 @@ def main(argv: Iterable[str] | None = None) -> None:
     except OSError as error:
         where = f" ({error.filename})" if error.filename else ""
         fail(f"error: {error.strerror or error}{where}", 1)
+    finally:
+        if previous is not None and signal.getsignal(signal.SIGINT) is stop_at_first_interrupt:
+            # the command is done: as the program only the exit is left, which Ctrl-C would cut
+            # short with a traceback; called with arguments, the caller's process goes on as it was
+            signal.signal(signal.SIGINT, signal.SIG_IGN if argv is None else previous)
     sys.exit(code if isinstance(code, int) else 0)

@@ -116,6 +116,13 @@ class Condition:
     symmetric: bool = False
     """See :attr:`Expr.symmetric`."""
 
+    @property
+    def faces(self) -> frozenset[str]:
+        """The card slots whose face (point value or rank) it reads; any other slot it reads, it
+        reads by suit or colour alone (a comparison of one slot with literals reads the features it
+        names: ``player_card1_rank == 9`` reads the face)."""
+        return frozenset(CARD_FEATURES[name][0] for name in self.features if name in CARD_FEATURES and CARD_FEATURES[name][1] in ("int", "rank"))
+
     def requirements(self) -> tuple[bool, Levels]:
         """Whether it needs the whole coup (a coup feature, a third card, which exists only when the
         coup draws it, a count of the cards dealt, or nothing at all), and the card slots it reads

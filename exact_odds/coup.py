@@ -59,6 +59,22 @@ def decisions_taken(hand: Hand) -> int:
     return (hand[4] != NOT_DEALT) + (hand[5] != NOT_DEALT)
 
 
+def decisions_behind(decisions: Decisions, hand: Hand) -> int:
+    """How many third-card decisions the coup in progress ``hand`` has taken (0 to 2), checked
+    against the walk: a hand the rules and the policy cannot reach (a card where the hand stands, a
+    stand where it draws, a slot filled out of turn) is an error."""
+    walked = EMPTY_HAND
+    while (move := next_card(decisions, walked)) is not None and hand[move[0]] != NOT_DEALT:
+        slot, draw, stand = move
+        value = hand[slot]
+        if not (draw if value in range(10) else stand if value == STOOD else 0):
+            raise InputError(f"not a coup that {decisions.rules.name} can deal under this policy: {hand} (slot {slot})")
+        walked = walked[:slot] + (value,) + walked[slot + 1 :]
+    if walked != tuple(hand):
+        raise InputError(f"not a coup that {decisions.rules.name} can deal under this policy: {hand}")
+    return decisions_taken(hand)
+
+
 def coup_key(hand: Hand) -> tuple[int, int, int, int]:
     """A settled hand's class: the two-card totals and third-card values (-1: none)."""
     return ((hand[0] + hand[2]) % 10, (hand[1] + hand[3]) % 10, hand[4] if hand[4] >= 0 else NOT_DEALT, hand[5] if hand[5] >= 0 else NOT_DEALT)

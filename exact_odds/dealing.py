@@ -78,7 +78,7 @@ def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions:
         rows = []
         for bet in bets:
             net = settle(bet, columns)
-            result = "push" if net == 0 else (f"wins {money(stake * net)}" if net > 0 else f"loses {money(stake)}")
+            result = "push" if net == 0 else f"wins {money(stake * net)}" if net > 0 else f"loses {money(-stake * net)}"
             rows.append([bet.name, money(stake), result])
         return "\n".join(lines) + "\n\n" + grid(rows, ["bet", "stake", "result"]) + "\n"
     distribution = enumerate_coups(remaining, decisions, hand=coup.hand)

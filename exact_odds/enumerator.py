@@ -17,7 +17,7 @@ from collections import defaultdict
 
 import numpy as np
 
-from .coup import EMPTY_HAND, Hand, coup_key, decisions_taken, next_card
+from .coup import EMPTY_HAND, Hand, coup_key, decisions_behind, next_card
 from .distribution import INT64_SAFE, Distribution, count_array, draws
 from .errors import InputError
 from .features import (
@@ -82,11 +82,14 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
     exchangeable, so the positions of tracked slots are drawn first, finely, and the coup is then
     walked over point values with those cards in place. ``hand`` is a coup in progress (point values
     by slot, see :mod:`exact_odds.coup`) whose cards were already taken out of ``shoe``: the result
-    then counts the ways to complete it, as ordered sequences of the remaining ``6 - cards dealt``.
+    then counts the ways to complete it, as ordered sequences of the remaining ``6 - cards dealt``,
+    weighted by the decisions still ahead; those the hand has taken are given (each counts
+    ``scale`` times, as a certain one), so the counts still sum to ``total``.
     """
     decisions = decisions_of(rules)
     tracked, counted = split_counted(dict(tracked or {}))
     dealt = sum(value >= 0 for value in hand)
+    behind = decisions_behind(decisions, hand)
     if dealt and tracked:
         raise InputError("a coup in progress is known by point values: bets on card ranks or suits cannot be priced mid-coup")
     if estimated_leaves(shoe, tracked) > MAX_LEAVES:
@@ -101,7 +104,7 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
     rows: dict[tuple[int, ...], int] = defaultdict(int)
     replace = shoe.with_replacement
     taken = 0 if replace else 1
-    counts = shoe_counts(shoe, fine)
+    counts = shoe_counts(shoe.checked(6 - dealt), fine)
     size = sum(counts)
     scale = decisions.scale
     unused = [draws(size - taken * (cards - dealt), 6 - cards, replace) for cards in range(7)]
@@ -143,7 +146,7 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
             values = [0] * 10
             for label, count in zip(to_value, counts):
                 values[label] += count
-            walk(values, weight, hand, dealt + len(early), decisions_taken(hand), placed)
+            walk(values, weight * scale**behind, hand, dealt + len(early), behind, placed)
             return
         for label, count in enumerate(counts):
             if count:
@@ -183,7 +186,7 @@ def enumerate_cards(shoe: Shoe, tracked: Levels) -> Distribution:
     level = Granularity.VALUE
     for slot in slots:
         level = level.join(tracked[slot])
-    counts = shoe_counts(shoe, level)
+    counts = shoe_counts(shoe.checked(len(slots)), level)
     total = draws(sum(counts), len(slots), shoe.with_replacement)
     dtype = np.int64 if total < INT64_SAFE else object
     count_vector = np.asarray(counts, dtype=dtype)

@@ -14,9 +14,8 @@ The same input always gives byte-identical files.
 import csv
 import io
 import json
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable
 from fractions import Fraction
-from typing import Any
 
 from . import report
 from .analysis import Analysis, analyze
@@ -51,15 +50,6 @@ def parse_deck_list(text: str) -> list[int | str]:
             raise InputError(f"--decks {shown(text)} names more than {MAX_DECK_COUNTS} deck counts")
         decks.extend(range(first, last + 1))
     return list(dict.fromkeys(decks))
-
-
-def iterate(progress: Any, items: Iterable[Any]) -> Iterator[Any]:
-    """``items``, through a progress bar (a context manager) when one is given."""
-    if progress is None:
-        yield from items
-        return
-    with progress(items) as bar:
-        yield from bar
 
 
 def summary_rows(analyses: dict[int | str, Analysis]) -> list[list[str]]:
@@ -111,19 +101,28 @@ def percent_name(percent: Fraction) -> str:
     return f"{percent.numerator}-over-{percent.denominator}" if places is None else report.fixed(percent, places)
 
 
-def chemin_files(deck_list: list[int | str], commission: Fraction, progress: Any = None) -> dict[str, str]:
-    """Chemin de fer solved (:func:`exact_odds.chemin.solve`) for every model at each deck count
-    and the infinite deck, without commission and with ``commission`` percent (when not zero): one
-    JSON file each, as `chemin-de-fer --format json` prints it, and a summary (README.md)."""
-    from .chemin import MODELS, key_text, render, solve
+def chemin_cases(deck_list: list[int | str], commission: Fraction) -> list[tuple[str, int | str, Fraction]]:
+    """The chemin de fer games an export solves: (model, decks, commission percent) for every model at
+    each deck count and the infinite deck, without commission and with ``commission`` (when not zero)."""
+    from .chemin import MODELS
 
     decks_list = deck_list if "inf" in deck_list else [*deck_list, "inf"]
     rates = [Fraction(0)] + ([commission] if commission else [])
-    cases = [(model, decks, rate) for rate in rates for model in MODELS for decks in decks_list]
+    return [(model, decks, rate) for rate in rates for model in MODELS for decks in decks_list]
+
+
+def chemin_files(deck_list: list[int | str], commission: Fraction, progress: Callable[[int], None] | None = None) -> dict[str, str]:
+    """Chemin de fer solved (:func:`exact_odds.chemin.solve`) for each of :func:`chemin_cases`: one
+    JSON file each, as `chemin-de-fer --format json` prints it, and a summary (README.md).
+    ``progress`` is called with 1 after each game."""
+    from .chemin import key_text, render, solve
+
     files: dict[str, str] = {}
     rows = []
-    for model, decks, rate in iterate(progress, cases):
+    for model, decks, rate in chemin_cases(deck_list, commission):
         solution = solve(model, shoe_of_decks(decks), rate / 100)
+        if progress is not None:
+            progress(1)
         name = f"{model}-decks-{decks}" + (f"-commission-{percent_name(rate)}" if rate else "") + ".json"
         files[f"{CHEMIN}/{name}"] = render(solution, "json")
         player = "; ".join(f"{key_text(key)}: {share}" for key, share in solution.player.items())
@@ -153,15 +152,22 @@ def chemin_files(deck_list: list[int | str], commission: Fraction, progress: Any
     return files
 
 
-def export_files(deck_list: list[int | str], bets: list[Bet], decisions: Decisions, progress: Any = None, formulas: bool = True,
-                 chemin: bool = True) -> dict[str, str]:
-    """Every table, by file name (an index, README.md, last). ``progress`` wraps the deck iterable
-    (and the chemin de fer cases)."""
+def export_steps(deck_list: list[int | str], decisions: Decisions, chemin: bool = True) -> int:
+    """The steps :func:`export_files` counts to its ``progress``: one per deck count and one per chemin de fer game."""
+    return len(deck_list) + (len(chemin_cases(deck_list, decisions.rules.commission)) if chemin else 0)
+
+
+def export_files(deck_list: list[int | str], bets: list[Bet], decisions: Decisions, progress: Callable[[int], None] | None = None,
+                 formulas: bool = True, chemin: bool = True) -> dict[str, str]:
+    """Every table, by file name (an index, README.md, last). ``progress`` is called with 1 after
+    each step (:func:`export_steps` counts them), so that one bar covers the whole export."""
     analyses: dict[int | str, Analysis] = {}
     files: dict[str, str] = {}
-    for decks in iterate(progress, deck_list):
+    for decks in deck_list:
         analysis = analyze(shoe_of_decks(decks), bets, decisions)
         analyses[decks] = analysis
+        if progress is not None:
+            progress(1)
         for suffix, fmt in (("csv", "csv"), ("json", "json"), ("md", "markdown")):
             files[f"decks-{decks}.{suffix}"] = report.render(analysis, fmt, returns=True)
     files.update(summary_files(analyses))

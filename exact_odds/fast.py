@@ -13,21 +13,29 @@ is tested against.
 from .bets import Bet
 from .distribution import Distribution
 from .enumerator import shoe_counts
-from .features import Levels
+from .features import COUNTED, Levels
 from .policy import Decisions
 from .shoe import Shoe
 from .patterns import pattern_form
-from .tables import card_table, coup_table, shoe_support, tracked_key
+from .tables import card_table, coup_table, shoe_support, slot_distribution, tracked_key
 from .events import cached_basis
 
 
 class FastEngine:
     """Coup distributions (with any tracked card slots) and first-card distributions from compiled tables."""
 
-    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None) -> Distribution:
-        """The coups of the shoe; a table that tracks cards is built for the cards the shoe holds.
-        Given the bets to settle, the rows are the events they (and the winner) tell apart
-        (:mod:`exact_odds.events`): far fewer to weigh and to settle."""
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None,
+              faces: frozenset[str] | None = None) -> Distribution:
+        """The coups of the shoe. With card slots tracked (and no counts): weighed by the pattern of
+        their values, each split into classes (:func:`~exact_odds.tables.slot_distribution`); a slot
+        not in ``faces`` (else the slots whose face the bets read) is told apart by its mark alone. Else
+        from a table (one that counts cards is built for the cards the shoe holds); given the bets
+        to settle, its rows are the events they (and the winner) tell apart (:mod:`exact_odds.events`):
+        far fewer to weigh and to settle."""
+        if tracked and not any(key.startswith(COUNTED) for key in tracked):
+            if faces is None and bets is not None:
+                faces = frozenset().union(*(row.condition.faces for bet in bets for row in bet.rows))
+            return slot_distribution(shoe, decisions, tracked, faces)
         table = coup_table(decisions, tracked_key(tracked), shoe_support(shoe) if tracked else None)
         if bets is None:
             return table.distribution(shoe)

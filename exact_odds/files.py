@@ -4,6 +4,7 @@ A folder of results is written whole into a fresh folder beside the target and m
 (the old one moved aside in the same instant, Ctrl-C deferred); a target holding files that were
 not written by us is refused unless forced, and even then only our own files are replaced, never
 through a symbolic link. A single file (a plot) is written beside its path and renamed over it.
+Every file and folder written follows the umask (0666 or 0777 less it), as a plain ``open`` does.
 A manifest (``manifest.json``) lists what was written, with each file's SHA-256; a name may hold
 subfolders (``chemin-de-fer/A-decks-1.json``).
 """
@@ -27,7 +28,8 @@ MANIFEST = "manifest.json"
 
 @contextmanager
 def interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C while the block runs (a few renames), then deliver it."""
+    """Hold Ctrl-C while the block runs (a few renames), then deliver it to the handler restored
+    (KeyboardInterrupt; nothing where the command, stopping already, ignores Ctrl-C)."""
     received: list[int] = []
 
     def hold(number: int, frame: FrameType | None) -> None:
@@ -43,7 +45,7 @@ def interrupts_deferred() -> Iterator[None]:
     finally:
         signal.signal(signal.SIGINT, previous)
         if received:
-            raise KeyboardInterrupt
+            signal.raise_signal(signal.SIGINT)
 
 
 def _umask() -> int:
@@ -211,6 +213,7 @@ class FileTarget:
         staging = ""
         try:
             handle, staging = tempfile.mkstemp(prefix=f".{self.path.name}.", dir=parent)
+            os.fchmod(handle, 0o666 & ~_umask())  # mkstemp makes it 0600: follow the umask, as the other outputs do
             with os.fdopen(handle, "wb") as stream:
                 stream.write(data)
             os.replace(staging, self.path)

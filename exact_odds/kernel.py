@@ -13,6 +13,7 @@ identical results (int64, or Python integers). The caller gives a bound on every
 import os
 from dataclasses import dataclass
 from functools import cached_property
+from operator import index
 from typing import Any
 
 import numpy as np
@@ -78,6 +79,25 @@ class Entries:
         targets = self.target[order]
         starts = np.flatnonzero(np.r_[True, targets[1:] != targets[:-1]]) if len(targets) else np.zeros(0, dtype=np.int64)
         return order, starts, targets[starts]
+
+
+def exact_counts(counts: Any) -> Array:
+    """Whole counts from 0 (rows of shoes) as int64 when every row's sum is below 2^63 (so is every
+    sum of its counts), else as Python integers: never a float, never a sum that wraps.
+
+    >>> exact_counts([[2**62, 2**62], [1, 2]]).dtype, exact_counts([[2**62, 2**62 - 1]]).dtype
+    (dtype('O'), dtype('int64'))
+    """
+    if isinstance(counts, np.ndarray) and counts.dtype.kind in "iu":
+        if not counts.size or int(counts.max()) * counts.shape[-1] < INT64_BOUND:
+            small: Array = counts.astype(np.int64)
+            return small
+        counts = counts.tolist()
+    rows = np.empty((len(counts), len(counts[0]) if len(counts) else 0), dtype=object)
+    rows[:] = [[index(count) for count in row] for row in counts]
+    if max((sum(row) for row in rows.tolist()), default=0) < INT64_BOUND:
+        return rows.astype(np.int64)
+    return rows
 
 
 def weigh(entries: Entries, vectors: Array, bound: int, floats: bool = False) -> Array:

@@ -48,10 +48,11 @@ def parse_count(text: object, what: str, minimum: int = 0, maximum: int | None =
     return value
 
 
-def parse_exact(text: object, what: str, example: str = "5, 2.5 or 5/2") -> Fraction:
-    """An exact number: an integer, a decimal or a fraction (``-3``, ``0.54``, ``19/20``)."""
+def parse_exact(text: object, what: str, example: str = "5, 2.5 or 5/2", longest: int = MAX_NUMBER_TEXT) -> Fraction:
+    """An exact number of at most ``longest`` characters: an integer, a decimal or a fraction
+    (``-3``, ``0.54``, ``19/20``)."""
     words = str(text).strip()
-    if len(words) > MAX_NUMBER_TEXT or not EXACT.fullmatch(words):
+    if len(words) > longest or not EXACT.fullmatch(words):
         raise InputError(f"{what} must be an exact number such as {example}, not {shown(text)}")
     try:
         return Fraction(words)

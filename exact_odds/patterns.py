@@ -28,6 +28,7 @@ from .bets import Bet
 from .distribution import INT64_SAFE, Distribution, draws
 from .cards import RANKS
 from .features import Array, Columns, Granularity, card_columns, card_labels, relabel
+from .kernel import exact_counts
 from .shoe import Shoe
 from .tables import Tracked
 
@@ -100,13 +101,13 @@ class PatternForm:
             term_keys[index, : len(term)] = term
         return key_lengths, term_keys, np.array(mus, dtype=np.int64), np.array(starts, dtype=np.int64), spread
 
-    def counts(self, classes: Array, with_replacement: bool = False) -> Array:
+    def counts(self, classes: Any, with_replacement: bool = False) -> Array:
         """(shoes x patterns) ordered draws of each pattern, exactly; ``classes`` holds each shoe's
         counts at ``fine``. Each sum over the classes of a group's falling factorials is at most
         N^t (t the cards it covers, N the shoe's size), so every term is at most N^slots and every
         partial sum at most that times the sum of |mu|: int64 below that bound, else Python
         integers. Laid out with the shoes last, so that each step runs along them."""
-        counts = np.asarray(classes)
+        counts = exact_counts(classes)
         key_lengths, term_keys, mus, starts, spread = self.plan
         slots = len(self.tracked)
         size = int(counts.sum(axis=1).max()) if counts.size else 0
@@ -135,8 +136,10 @@ class PatternForm:
         return columns
 
     def distribution(self, shoe: Shoe, counts: list[int]) -> Distribution:
+        """The ordered draws of the slots from ``shoe``, whose counts at :attr:`fine` are ``counts``."""
+        shoe.checked(len(self.tracked))
         total = draws(sum(counts), len(self.tracked), shoe.with_replacement)
-        return Distribution(self.columns, self.counts(np.asarray([counts]), shoe.with_replacement)[0], total, len(self.tracked),
+        return Distribution(self.columns, self.counts([counts], shoe.with_replacement)[0], total, len(self.tracked),
                             settlements=self.settlements)
 
     @cached_property

@@ -20,7 +20,7 @@ from fractions import Fraction
 from typing import Any
 
 from .analysis import BetAnalysis, analyze
-from .bets import Bet
+from .bets import Bet, bounded_pay
 from .errors import InputError
 from .parsing import shown
 from .policy import Decisions
@@ -87,7 +87,8 @@ def choose_row(bet: Bet, row: str | None) -> int:
 def solve(shoe: Shoe, bet: Bet, decisions: Decisions, row: str | None = None, edge: Fraction | None = None,
           max_edge: Fraction | None = None) -> PaySolution:
     """The pay of ``row`` that gives house ``edge``, and the smallest whole pay whose edge is at most
-    ``max_edge`` (edges as fractions of a unit: 5% is 1/20)."""
+    ``max_edge`` (edges as fractions of a unit: 5% is 1/20). A pay a bets file could not hold is
+    refused: every pay found can be written back into one."""
     analysis = analyze(shoe, [bet], decisions).bets[0]
     index = choose_row(bet, row)
     probability = analysis.rows[index].probability
@@ -99,18 +100,20 @@ def solve(shoe: Shoe, bet: Bet, decisions: Decisions, row: str | None = None, ed
     def pay_for(target: Fraction) -> Fraction:
         return current + (-target - analysis.expected_value) / probability
 
+    from .report import percent
+
     pay = None
     if edge is not None:
         pay = pay_for(edge)
         if pay <= 0:
             even = -(analysis.expected_value - current * probability)
-            from .report import percent
-
             raise InputError(f"no winning pay of {shown(event)} gives a house edge of {percent(edge)}: were the row a push, "
                              f"the edge would be {percent(even)}, and a winning pay only lowers it")
+        bounded_pay(pay, f"the pay of {shown(event)} for a house edge of {percent(edge)}")
     smallest = None
     if max_edge is not None:
         smallest = max(1, math.ceil(pay_for(max_edge)))
+        bounded_pay(Fraction(smallest), f"the smallest whole pay of {shown(event)} for a house edge of at most {percent(max_edge)}")
     return PaySolution(analysis, index, edge, pay, max_edge, smallest)
 
 

@@ -4,9 +4,12 @@ weights the coup walk reads.
 A policy gives each option point a probability of drawing: ``draw`` (1), ``stand`` (0) or an exact
 probability (``9/11``). A key names a two-card total (``player_on_5``, every hand of that total) or,
 where the rules show a hand its cards, one composition (``player_on_1+4``); the banker's keys add the
-player's third card (``banker_on_3_vs_8``, ``banker_on_2+1_vs_stood``). ``punto_banco`` as an entry
-plays every choice as the Punto Banco tableau does, ``optimal`` as the solution of chemin de fer
-(:mod:`exact_odds.chemin`, for its rule sets); later entries refine it.
+player's third card (``banker_on_3_vs_8``, ``banker_on_2+1_vs_stood``). A *base* as an entry,
+``punto_banco`` (the Punto Banco tableau) or ``optimal`` (the solution of chemin de fer,
+:mod:`exact_odds.chemin`, for its rule sets), plays every option point that no key names; a key
+overrides the base at the points it names, wherever it stands in the list. Each option point gets
+one choice: two keys naming one point (a total key and a cards key of the same hand, where the rules
+show the cards) and two bases are refused, so the order of the entries never matters.
 
 Decisions are integer weights out of a common ``scale`` (the least common denominator of the
 probabilities), so counts stay integers: a coup is weighted by both hands' decisions, and the totals
@@ -46,7 +49,7 @@ class Policy:
 
     @classmethod
     def parse(cls, text: str) -> "Policy":
-        """Entries ``KEY=draw|stand|P`` and an optional base (``punto_banco``), separated by commas."""
+        """Entries ``KEY=draw|stand|P`` and at most one base (``punto_banco``, ``optimal``), separated by commas."""
         entries: dict[str, Fraction] = {}
         base = None
         for item in (part.strip() for part in text.split(",")):
@@ -56,6 +59,8 @@ class Policy:
             if not equals:
                 if key.lower() not in BASES:
                     raise InputError(f"--policy entry {shown(item)}: expected KEY=draw, KEY=stand, KEY=P (a probability) or {', '.join(BASES)}")
+                if base is not None:
+                    raise InputError(f"--policy names two bases, {base} and {key.lower()}: give one (keys override it where they name a point)")
                 base = key.lower()
                 continue
             key = key.lower()
@@ -69,10 +74,7 @@ class Policy:
         return cls(tuple(entries.items()), base)
 
     def __str__(self) -> str:
-        def word(probability: Fraction) -> str:
-            return "draw" if probability == 1 else "stand" if probability == 0 else str(probability)
-
-        parts = ([self.base] if self.base else []) + [f"{key}={word(probability)}" for key, probability in self.entries]
+        parts = ([self.base] if self.base else []) + [f"{key}={_word(probability)}" for key, probability in self.entries]
         return ",".join(parts)
 
     def __bool__(self) -> bool:
@@ -84,6 +86,10 @@ class Policy:
         if len(text) <= limit:
             return text
         return text[: limit - 40].rsplit(",", 1)[0] + f",... ({len(self.entries)} choices)"
+
+
+def _word(probability: Fraction) -> str:
+    return "draw" if probability == 1 else "stand" if probability == 0 else str(probability)
 
 
 def _key_point(key: str) -> OptionPoint:
@@ -102,38 +108,67 @@ def _covers(key: OptionPoint, point: OptionPoint) -> bool:
     return (key.side, key.total, key.third) == (point.side, point.total, point.third) and key.cards in (None, point.cards)
 
 
-def choices(rules: DrawRules, policy: Policy) -> dict[OptionPoint, Fraction]:
-    """The probability of drawing at every option point of ``rules`` under ``policy``; an entry that
-    names no option point, or an option point left open, is an error."""
+def _named_points(rules: DrawRules, entries: tuple[tuple[str, Fraction], ...]) -> dict[OptionPoint, tuple[str, Fraction]]:
+    """The option points of ``rules`` that ``entries`` name, each with the one entry naming it; an
+    entry that names no option point, or a point named by two entries, is an error."""
     points = rules.option_points()
-    chosen: dict[OptionPoint, Fraction] = {}
+    named: dict[OptionPoint, tuple[str, Fraction]] = {}
+    for key, probability in entries:
+        spelled = _key_point(key)
+        sees = rules.player_sees if spelled.side == "player" else rules.banker_sees
+        if spelled.cards is not None and sees == "total":
+            raise InputError(f"--policy {key}: under {rules.name} the {spelled.side} sees only his total "
+                             f"(say {OptionPoint(spelled.side, spelled.total, None, spelled.third).name})")
+        covered = [point for point in points if _covers(spelled, point)]
+        if not covered:
+            mark = rules.mark(spelled.side, spelled.total, spelled.third)
+            fixed = {DRAW: "always draws", STAND: "always stands"}.get(mark, "never decides (a natural)")
+            raise InputError(f"--policy {key}: not a choice under {rules.name} (there the {spelled.side} {fixed})")
+        for point in covered:
+            if point in named:
+                other = named[point][0]
+                if other == key:
+                    raise InputError(f"--policy names {key} twice")
+                raise InputError(f"--policy {other} and {key} both name {point.name}: give one choice for each option point")
+            named[point] = (key, probability)
+    return named
+
+
+def choices(rules: DrawRules, policy: Policy) -> dict[OptionPoint, Fraction]:
+    """The probability of drawing at every option point of ``rules`` under ``policy``, in the order
+    of :meth:`~exact_odds.rules.DrawRules.option_points`: the entry naming it (one at most, see
+    :func:`_named_points`), else the base; a point left open is an error."""
     if policy.base == "optimal":
         raise InputError(f"--policy optimal solves chemin de fer: it needs a shoe and one of the chemin de fer rule sets, not {rules.name}")
-    if policy.base == "punto_banco":
-        for point in points:
+    points = rules.option_points()
+    named = _named_points(rules, policy.entries)
+    chosen: dict[OptionPoint, Fraction] = {}
+    for point in points:
+        if point in named:
+            chosen[point] = named[point][1]
+        elif policy.base == "punto_banco":
             mark = PUNTO_BANCO.mark(point.side, point.total, point.third)
             if mark not in (DRAW, STAND):
                 raise InputError(f"--policy punto_banco: Punto Banco has no decision at {point.name} (a natural there)")
             chosen[point] = Fraction(int(mark == DRAW))
-    general = [(key, probability) for key, probability in policy.entries if _key_point(key).cards is None]
-    specific = [(key, probability) for key, probability in policy.entries if _key_point(key).cards is not None]
-    for key, probability in general + specific:
-        named = _key_point(key)
-        sees = rules.player_sees if named.side == "player" else rules.banker_sees
-        if named.cards is not None and sees == "total":
-            raise InputError(f"--policy {key}: under {rules.name} the {named.side} sees only his total (say {OptionPoint(named.side, named.total, None, named.third).name})")
-        covered = [point for point in points if _covers(named, point)]
-        if not covered:
-            mark = rules.mark(named.side, named.total, named.third)
-            fixed = {DRAW: "always draws", STAND: "always stands"}.get(mark, "never decides (a natural)")
-            raise InputError(f"--policy {key}: not a choice under {rules.name} (there the {named.side} {fixed})")
-        for point in covered:
-            chosen[point] = probability
     open_points = [point.name for point in points if point not in chosen]
     if open_points:
         listed = ", ".join(open_points[:3]) + (f" and {len(open_points) - 3} more" if len(open_points) > 3 else "")
         raise InputError(f"{rules.name} leaves a choice open at {listed}: give --policy {open_points[0]}=draw, =stand or =P (a probability such as 9/11)")
     return chosen
+
+
+def with_base(rules: DrawRules, policy: Policy, base: Policy) -> Policy:
+    """``policy`` with its base replaced by the choices of ``base`` (a policy of ``rules`` in full):
+    ``policy``'s own entries where they name a point, ``base``'s at every other point."""
+    named = _named_points(rules, policy.entries)
+    filled = choices(rules, base)
+    return Policy(policy.entries + tuple((point.name, probability) for point, probability in filled.items() if point not in named))
+
+
+def policy_text(rules: DrawRules, policy: Policy) -> str:
+    """The choice ``policy`` makes at each option point of ``rules``, one ``KEY=choice`` a line."""
+    return "".join(f"{point.name}={_word(probability)}\n" for point, probability in choices(rules, policy).items())
 
 
 @dataclass(frozen=True)
@@ -188,7 +223,7 @@ def decisions_of(rules: DrawRules | Decisions, policy: Policy | str | None = Non
     takes), or decisions already resolved."""
     if isinstance(rules, Decisions):
         if policy:
-            raise ValueError("give the policy either inside the decisions or as policy=, not both")
+            raise InputError("give the policy either inside the decisions or as policy=, not both")
         return rules
     if isinstance(policy, str):
         policy = Policy.parse(policy)

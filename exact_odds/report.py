@@ -215,12 +215,13 @@ def render(analysis: Analysis, fmt: str, notes: list[str] | None = None, returns
 
 
 def value_text(feature: str, value: int) -> str:
-    """A feature's value code as the condition language writes it."""
+    """A feature's value code as the condition language writes it; ``none`` for a card slot not
+    dealt, which has no value, rank, suit or colour (a hand's ``*_third_card`` is -1 when it stood)."""
     from .cards import RANKS, SUITS
-    from .features import COLORS, feature_kind
+    from .features import CARD_FEATURES, COLORS, NOT_DEALT, feature_kind
 
     kind = feature_kind(feature)
-    if value < 0 and kind not in ("int",):
+    if value == NOT_DEALT and feature in CARD_FEATURES:
         return "none"
     names = {"winner": OUTCOMES, "rank": RANKS, "suit": SUITS, "color": COLORS, "bool": ("false", "true")}.get(kind or "")
     return names[value] if names else str(value)

@@ -10,14 +10,38 @@ per-card counts; a shoe given by rank only knows rank counts and never guesses a
 6
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
+from operator import index
 
 from .cards import POINT_VALUES, RANKS, SUITS, Card, parse_card, parse_cards
 from .errors import InputError
 from .parsing import parse_count, shown
 
 CARDS_PER_COUP = 6
-"""A coup uses at most six cards; a shoe must hold at least this many."""
+"""A coup uses at most six cards: a shoe to deal one holds at least this many."""
+CARD_NAMES = tuple(rank + suit for rank in RANKS for suit in SUITS)
+"""The 52 cards in the order of :attr:`Shoe.card_counts`."""
+
+
+def _counts(counts: object, names: tuple[str, ...], field: str) -> tuple[int, ...]:
+    """``counts`` as a tuple of Python integers from 0, one per name (numpy integers are taken as
+    integers; bools, floats and anything else are refused)."""
+    if isinstance(counts, (str, bytes)) or not isinstance(counts, Iterable):
+        raise InputError(f"the shoe's {field} must be {len(names)} counts, not {shown(counts)}")
+    values = tuple(counts)
+    if len(values) != len(names):
+        raise InputError(f"the shoe's {field} must be {len(names)} counts ({names[0]} to {names[-1]}), not {len(values)}")
+    checked = []
+    for name, count in zip(names, values):
+        try:
+            whole = index(count)
+        except TypeError:
+            whole = -1
+        if isinstance(count, bool) or whole < 0:
+            raise InputError(f"shoe count of {name} must be a whole number from 0, not {shown(count)}")
+        checked.append(whole)
+    return tuple(checked)
 
 
 @dataclass(frozen=True)
@@ -33,6 +57,29 @@ class Shoe:
     description: str
     with_replacement: bool = False
     """The infinite deck: every card drawn is put back, so each rank keeps probability 1/13."""
+
+    def __post_init__(self) -> None:
+        """Refuse what no shoe can be: counts that are not whole numbers from 0, not 13 ranks (or 52
+        cards), cards that disagree with their ranks (with replacement, only proportions count: the
+        infinite deck holds one of each rank and one of each card); with replacement, a shoe with no
+        card. Counts are kept as Python integers: every engine is exact at any size."""
+        if not isinstance(self.description, str):
+            raise InputError(f"a shoe's description must be text, not {shown(self.description)}")
+        if not isinstance(self.with_replacement, bool):
+            raise InputError(f"with_replacement must be True or False, not {shown(self.with_replacement)}")
+        ranks = _counts(self.rank_counts, RANKS, "rank_counts")
+        object.__setattr__(self, "rank_counts", ranks)
+        if self.with_replacement and not any(ranks):
+            raise InputError(f"{self.description} holds no card to draw")
+        if self.card_counts is not None:
+            cards = _counts(self.card_counts, CARD_NAMES, "card_counts")
+            object.__setattr__(self, "card_counts", cards)
+            for rank, count in enumerate(ranks):
+                held = sum(cards[rank * 4 : rank * 4 + 4])
+                if (held * sum(ranks) != count * sum(cards) or not any(cards)) if self.with_replacement else held != count:
+                    agree = "be in proportion to" if self.with_replacement else "add up to"
+                    raise InputError(f"the shoe's card counts of each rank must {agree} its rank count: "
+                                     f"those of {RANKS[rank]} add up to {held}, and its rank count is {count}")
 
     @classmethod
     def decks(cls, decks: int) -> "Shoe":
@@ -66,16 +113,16 @@ class Shoe:
                 raise InputError(f"bad shoe entry {shown(entry)} (expected RANK=COUNT or CARD=COUNT, e.g. A=32 or 9h=7)")
             card = parse_card(name)
             if card in named:
-                raise InputError(f"--shoe names {card} twice")
+                raise InputError(f"the shoe names {card} twice")
             named.add(card)
-            count = parse_count(count_text, f"--shoe count of {card}")
+            count = parse_count(count_text, f"shoe count of {card}")
             ranks[card.rank_index] += count
             if card.suit is None:
                 suited = False
             else:
                 cards[card.rank_index * 4 + SUITS.index(card.suit)] += count
         if any(Card(card.rank) in named for card in named if card.suit):
-            raise InputError("--shoe names a rank both with and without suits")
+            raise InputError("the shoe names a rank both with and without suits")
         shoe = cls(tuple(ranks), tuple(cards) if suited else None, f"custom shoe {spec.replace(' ', '')}")
         return shoe.checked()
 
@@ -95,8 +142,15 @@ class Shoe:
             counts[POINT_VALUES[rank]] += count
         return tuple(counts)
 
-    def remove(self, cards: tuple[Card, ...]) -> "Shoe":
-        """The shoe less ``cards``. Removing a card without a suit forgets the suit split."""
+    def remove(self, cards: Iterable[Card]) -> "Shoe":
+        """The shoe less ``cards`` (:class:`~exact_odds.cards.Card`, as :func:`~exact_odds.cards.parse_cards`
+        reads them). Removing a card without a suit forgets the suit split."""
+        if isinstance(cards, (str, bytes)) or not isinstance(cards, Iterable):
+            raise InputError(f"Shoe.remove takes cards (e.g. parse_cards(\"5 5 K\")), not {shown(cards)}")
+        cards = tuple(cards)
+        for card in cards:
+            if not isinstance(card, Card) or card.rank not in RANKS or card.suit not in (None, *SUITS):
+                raise InputError(f"Shoe.remove takes cards (e.g. parse_cards(\"5 5 K\")), not {shown(card)}")
         if not cards:
             return self
         if self.with_replacement:
@@ -117,10 +171,13 @@ class Shoe:
         removed = " ".join(str(card) for card in cards)
         return Shoe(tuple(ranks), tuple(suits) if known and suits is not None else None, f"{self.description} less {removed}")
 
-    def checked(self) -> "Shoe":
-        """This shoe, after checking it can deal a full coup."""
-        if self.size < CARDS_PER_COUP and not self.with_replacement:
-            raise InputError(f"{self.description} holds {self.size} cards; a coup needs a shoe of at least {CARDS_PER_COUP}")
+    def checked(self, cards: int = CARDS_PER_COUP) -> "Shoe":
+        """This shoe, after checking it can deal ``cards`` more cards (a full coup: six), as the
+        engines do before they count draws. A shoe of fewer cards is still a shoe (the end of one,
+        or what a coup in progress leaves)."""
+        if self.size < cards and not self.with_replacement:
+            needs = f"a coup needs a shoe of at least {CARDS_PER_COUP}" if cards == CARDS_PER_COUP else f"{cards} cards to draw are needed"
+            raise InputError(f"{self.description} holds {self.size} cards; {needs}")
         return self
 
     def __str__(self) -> str:

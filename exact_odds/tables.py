@@ -16,6 +16,10 @@ lists the indices of its
 factors in a per-shoe *factor vector*; :mod:`exact_odds.kernel` multiplies them out and sums the
 weighted orderings of every (multiset, target) entry, exactly.
 
+For one shoe, coups by the classes of the card slots bets read are counted without such a table: the
+same product, split as the ways to draw the tracked cards (a few counts per pattern of their values)
+times the ways to deal the others by value (:func:`slot_distribution`).
+
 >>> from exact_odds.policy import resolve
 >>> from exact_odds.rules import PUNTO_BANCO
 >>> from exact_odds.shoe import Shoe
@@ -24,6 +28,7 @@ weighted orderings of every (multiset, target) entry, exactly.
 """
 
 import itertools
+from collections.abc import Collection
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -31,17 +36,22 @@ from typing import Any
 import numpy as np
 
 from .cards import POINT_VALUES
-from .distribution import INT64_SAFE, Distribution, draws
+from .distribution import FLOAT_EXACT, INT64_SAFE, Distribution, draws
+from .enumerator import shoe_counts
 from .errors import InputError
-from .kernel import Entries, weigh
+from .kernel import Entries, exact_counts, weigh
 from .features import (
+    COLORS,
     COUNTED,
+    MARKS,
     NOT_DEALT,
     SIDES,
     SLOTS,
+    SUIT_COLOR,
     Array,
     Columns,
     Granularity,
+    Levels,
     Partition,
     add_counted,
     card_columns,
@@ -49,7 +59,10 @@ from .features import (
     class_values,
     counted_truth,
     coup_columns,
+    label_map,
+    project_counts,
     relabel,
+    representatives,
     split_counted,
 )
 from .policy import Decisions
@@ -100,23 +113,30 @@ class Table:
 
 
     def shoe_counts(self, shoe: Shoe) -> list[int]:
-        """The shoe's counts of the refined classes (or of the values when nothing is refined)."""
+        """The shoe's counts of the refined classes (or of the values when nothing is refined), in
+        Python integers: exact at any size."""
         if not self.refined:
             return list(shoe.value_counts)
+        labels, counts = self.partition.labels, [0] * self.partition.classes
         if self.partition.by_rank:
-            return [int(count) for count in self.partition.class_counts(np.asarray([shoe.rank_counts]))[0]]
+            for rank, count in enumerate(shoe.rank_counts):
+                counts[labels[rank * 4]] += count
+            return counts
         if shoe.card_counts is None:
             raise InputError(f"{shoe.description} is given by rank only; bets on suits or colours need per-card counts (e.g. --shoe 9h=7,...)")
-        return [int(count) for count in self.partition.class_counts(np.asarray([shoe.card_counts]))[0]]
+        for label, count in zip(labels, shoe.card_counts):
+            counts[label] += count
+        return counts
 
-    def factor_vectors(self, counts: Array, with_replacement: bool = False) -> Array:
+    def factor_vectors(self, counts: Any, with_replacement: bool = False) -> Array:
         """Per shoe (rows of ``counts``: the shoes' counts of the refined classes, or of the ten values
         when nothing is refined), every linear factor a multiset's weight may use, laid out as
         :func:`_factor_indices` indexes them: c_j - i for refined classes, c_v - t - i for values,
-        N - n - i for unused cards (no subtraction with replacement), then 1. int64 (each is at most N)."""
-        counts = np.asarray(counts, dtype=np.int64)
-        values = counts @ membership(self.partition) if self.refined else counts
-        ones = np.ones((len(counts), 1), dtype=np.int64)
+        N - n - i for unused cards (no subtraction with replacement), then 1. Each is at most N: int64
+        while every N is below 2^63, else Python integers (which the kernel weighs exactly)."""
+        counts = exact_counts(counts)
+        values = counts @ membership(self.partition).astype(counts.dtype) if self.refined else counts
+        ones = np.ones((len(counts), 1), dtype=counts.dtype)
         known = np.concatenate([counts if self.refined else counts[:, :0], values, values.sum(axis=1, keepdims=True), ones], axis=1)
         source, offset = self._factor_layout
         vector: Array = known[:, source] - (0 if with_replacement else offset)
@@ -148,9 +168,9 @@ class Table:
         ``entries``, described by ``columns`` (see :mod:`exact_odds.events`). (The total is that of
         the counts at the table's granularity: the infinite deck holds one card of each rank, or of
         each card.)"""
-        classes = self.shoe_counts(shoe)
+        classes = self.shoe_counts(shoe.checked(self.depth))
         size = sum(classes)
-        counts = weigh(entries or self.row_entries, self.factor_vectors(np.asarray([classes]), shoe.with_replacement), self.bound(size))[0]
+        counts = weigh(entries or self.row_entries, self.factor_vectors([classes], shoe.with_replacement), self.bound(size))[0]
         total = draws(size, self.depth, shoe.with_replacement) * self.scale
         if entries is None:
             return Distribution(self.columns, counts, total, self.depth, self.scale, self.settlements)
@@ -500,3 +520,197 @@ def card_table(tracked: Tracked) -> Table:
     if not tracked:
         columns["rows"] = np.zeros(1, dtype=np.int64)
     return _collect(Partition.of(fine), fine.classes, len(tracked), 1, columns, np.arange(labels.shape[1]), _pack(ids), np.ones(labels.shape[1], dtype=np.int64))
+
+
+MAX_SLOT_ROWS = 8_000_000
+"""A distribution by the classes of tracked card slots with more rows than this is refused (it
+would take a gigabyte)."""
+MAX_CELLS = 4_000_000
+MAX_GROUPS = 2_000
+"""Coups are summed over the values of the slots read by their mark alone in dense products, one
+per pattern of the other slots' values: at most this many, of at most ``MAX_CELLS`` cells each;
+beyond, those slots are split by value too."""
+
+
+@lru_cache(maxsize=8)
+def _value_sequences(decisions: Decisions) -> tuple[Array, Array]:
+    """:func:`coup_sequences` with the values in bytes, kept per rule set and policy."""
+    values, weights = coup_sequences(decisions)
+    return values.astype(np.int8), weights
+
+
+def _too_fine(slots: list[str], rows: int) -> InputError:
+    return InputError(f"the bets read the card slots {', '.join(slots)} too finely to count apart ({rows:,} rows): read fewer slots, "
+                      "or colours instead of suits, or count the cards a predicate holds for (count(card_suit == H) == 6)")
+
+
+def _mark_labels(fine: Granularity, level: Granularity) -> Array:
+    """For each class at ``fine``, its class by the mark of ``level`` alone: suit, colour, or one class."""
+    suits = representatives(fine) % 4
+    labels: Array = (np.zeros_like(suits), np.asarray(SUIT_COLOR)[suits], suits)[level.mark]
+    return labels
+
+
+def _mark_columns(slot: str, level: Granularity, labels: Array) -> dict[str, Array]:
+    """The features of a slot read by its mark alone, from its labels by :func:`_mark_labels`: a
+    card of the mark (an ace), its suit and colour; no value or rank, which nothing reads."""
+    suit_of = (np.zeros(1, dtype=np.int64), np.asarray([SUIT_COLOR.index(color) for color in range(len(COLORS))]), np.arange(4))[level.mark]
+    cards = np.where(labels >= 0, suit_of[np.maximum(labels, 0)], NOT_DEALT)
+    columns = card_columns(slot, Granularity.CARD, cards)
+    del columns[f"{slot}_value"], columns[f"{slot}_rank"]
+    return columns
+
+
+def _slot_classes(shoe: Shoe, patterns: Array, slots: list[str], maps: list[Array], fine: Granularity) -> tuple[Array, Array, Array]:
+    """For each pattern of point values of the tracked slots (rows of ``patterns``, -1: no card),
+    every way to give those cards a class and how many ordered draws of distinct cards of ``shoe``
+    fall in it: (pattern index, class labels (slots x ways), draws), sorted by pattern. The cards are
+    drawn as classes at ``fine``; ``maps`` gives each slot's class of each of them."""
+    counts = np.asarray(shoe_counts(shoe, fine), dtype=object)
+    present = [np.flatnonzero((np.asarray(class_values(fine)) == value) & (counts > 0)) for value in range(10)]
+    widths = np.array([len(classes) for classes in present] + [1])
+    table = np.full((11, int(widths.max())), NOT_DEALT)
+    for value, classes in enumerate(present):
+        table[value, : len(classes)] = classes
+    origin = np.arange(len(patterns))
+    labels = np.zeros((0, len(patterns)), dtype=np.int64)
+    for slot in range(len(slots)):
+        repeats = widths[patterns[origin, slot]]  # a slot with no card (-1) reads the last row: one way
+        if repeats.sum() > MAX_SLOT_ROWS:
+            raise _too_fine(slots, int(repeats.sum()))
+        copies = np.repeat(np.arange(len(origin)), repeats)
+        within = np.arange(len(copies)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+        origin = origin[copies]
+        labels = np.vstack([labels[:, copies], table[patterns[origin, slot], within]])
+    ways = np.ones(len(origin), dtype=object)
+    for slot, label in enumerate(labels):
+        left = counts[np.maximum(label, 0)]
+        if not shoe.with_replacement:
+            left = left - (labels[:slot] == label).sum(axis=0)  # the cards of its class drawn before (no card equals none)
+        ways = np.where(label >= 0, ways * left, ways)
+    keep = ways != 0
+    gathered = np.stack([np.where(label[keep] >= 0, mapping[np.maximum(label[keep], 0)], NOT_DEALT) for label, mapping in zip(labels, maps)])
+    code = origin[keep]
+    for label in gathered:
+        code = code * (fine.classes + 1) + label + 1
+    _, first, index = np.unique(code, return_index=True, return_inverse=True)
+    summed = np.zeros(len(first), dtype=object)
+    np.add.at(summed, index.ravel(), ways[keep])
+    return origin[keep][first], gathered[:, first], summed
+
+
+def _expanded(klass: Array, row_pattern: Array, row_counts: Array, pattern_of: Array, labels: Array, ways: Array,
+              slots: list[str], pattern_count: int) -> tuple[Array, Array, Array]:
+    """Each row of coups once per class of its pattern of tracked values: (coup class, labels, counts)."""
+    starts = np.searchsorted(pattern_of, np.arange(pattern_count + 1))
+    repeats = (starts[1:] - starts[:-1])[row_pattern]
+    if repeats.sum() > MAX_SLOT_ROWS:
+        raise _too_fine(slots, int(repeats.sum()))
+    origin = np.repeat(np.arange(len(klass)), repeats)
+    way = starts[row_pattern[origin]] + np.arange(len(origin)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+    return klass[origin], labels[:, way], row_counts[origin] * ways[way]
+
+
+def _summed_over_marks(klass: Array, row_pattern: Array, row_counts: Array, patterns: Array, marked: list[bool], pattern_of: Array,
+                       labels: Array, ways: Array, exact: Any) -> tuple[Array, Array, Array] | None:
+    """The rows of coups by coup class and the classes of the tracked slots, summed over the values
+    of the slots read by their mark alone (``marked``): for each pattern of the other slots' values,
+    the counts by coup class and pattern (a dense matrix) times the draws by pattern and classes,
+    in ``exact`` arithmetic. None where that takes too many or too large products."""
+    radix = 11 ** np.arange(patterns.shape[1])
+    faces = (patterns + 1) @ np.where(marked, 0, radix)
+    groups, group_of = np.unique(faces, return_inverse=True)
+    if len(groups) > MAX_GROUPS:
+        return None
+    group_of = group_of.ravel()
+    by_rows, by_ways = np.argsort(group_of[row_pattern], kind="stable"), np.argsort(group_of[pattern_of], kind="stable")
+    row_starts = np.searchsorted(group_of[row_pattern][by_rows], np.arange(len(groups) + 1))
+    way_starts = np.searchsorted(group_of[pattern_of][by_ways], np.arange(len(groups) + 1))
+    out_klass, out_labels, out_counts = [np.zeros(0, dtype=np.int64)], [labels[:, :0]], [np.zeros(0, dtype=exact)]
+    for group in range(len(groups)):
+        rows, chosen = by_rows[row_starts[group] : row_starts[group + 1]], by_ways[way_starts[group] : way_starts[group + 1]]
+        if not len(chosen):
+            continue
+        coups, coup_index = np.unique(klass[rows], return_inverse=True)
+        held, pattern_index = np.unique(np.concatenate([row_pattern[rows], pattern_of[chosen]]), return_inverse=True)
+        classes, first, class_index = np.unique(labels[:, chosen], axis=1, return_index=True, return_inverse=True)
+        if max(len(coups), classes.shape[1]) * len(held) > MAX_CELLS or len(coups) * classes.shape[1] > MAX_CELLS:
+            return None
+        by_pattern = np.zeros((len(coups), len(held)), dtype=exact)
+        by_pattern[coup_index.ravel(), pattern_index[: len(rows)]] = row_counts[rows]
+        draws_of = np.zeros((len(held), classes.shape[1]), dtype=exact)
+        draws_of[pattern_index[len(rows) :], class_index.ravel()] = ways[chosen]
+        counts = by_pattern @ draws_of
+        coup_at, class_at = np.nonzero(counts)
+        out_klass.append(coups[coup_at])
+        out_labels.append(labels[:, chosen[first[class_at]]])
+        out_counts.append(counts[coup_at, class_at])
+    return np.concatenate(out_klass), np.concatenate(out_labels, axis=1), np.concatenate(out_counts)
+
+
+def slot_distribution(shoe: Shoe, decisions: Decisions, tracked: Levels, faces: Collection[str] | None = None) -> Distribution:
+    """Every coup of ``shoe`` by coup class and the classes of the ``tracked`` card slots, each at
+    its own granularity (card slots only, no counted predicates), as ordered 6-card sequences. A slot
+    not in ``faces`` (None: all) is read by its suit or colour alone: its rows say only that.
+
+    The cards of a shoe are exchangeable: the sequences of a coup whose tracked cards fall in given
+    classes number the ordered draws of those cards into those classes times the ways to deal the
+    coup's other cards, by point value, from the cards left, which depend on the tracked cards'
+    values only. So each coup over point values is weighed once for the pattern of its tracked
+    slots' values, and each pattern is split into classes by a product of a few counts
+    (:func:`_slot_classes`), never a table of every class of every card; a slot read by its mark
+    alone is then summed over its values (:func:`_summed_over_marks`)."""
+    shoe = shoe.checked()
+    slots = [slot for slot in SLOTS if slot in tracked]
+    levels = [tracked[slot] for slot in slots]
+    fine = Granularity.VALUE
+    for level in levels:
+        fine = fine.join(level)
+    value_counts = project_counts(shoe_counts(shoe, fine), fine, Granularity.VALUE)
+    size, replace, scale = sum(value_counts), shoe.with_replacement, decisions.scale**2
+    total = draws(size, MAX_CARDS, replace) * scale
+    kind: Any = np.int64 if size**MAX_CARDS * scale < INT64_SAFE else object  # bounds every count and every partial product below
+    values, weights = _value_sequences(decisions)
+    wide = values.astype(np.int64)
+    positions = [SLOTS.index(slot) for slot in slots]
+    rest = [position for position in range(MAX_CARDS) if position not in positions]
+    available = np.asarray(value_counts, dtype=kind)
+    completions = weights.astype(kind)
+    for place, position in enumerate(rest):  # each other card of the coup drawn by value from what is left
+        value = wide[position]
+        before = sum((wide[other] == value).astype(np.int64) for other in positions + rest[:place])
+        left = available[np.maximum(value, 0)] - (0 if replace else before)
+        completions = completions * np.where(value >= 0, np.maximum(left, 0), 1)
+    dealt = (values >= 0).sum(axis=0)
+    unused = np.asarray([draws(size - (0 if replace else cards), MAX_CARDS - cards, replace) for cards in range(FACTORS)], dtype=kind)
+    completions = completions * unused[dealt]
+    possible = completions != 0
+    wide, completions = wide[:, possible], completions[possible]
+    radix = 11 ** len(slots)
+    pattern = np.zeros(len(completions), dtype=np.int64)
+    for position in reversed(positions):
+        pattern = pattern * 11 + wide[position] + 1
+    klass = ((((wide[0] + wide[2]) % 10) * 10 + (wide[1] + wide[3]) % 10) * 11 + wide[4] + 1) * 11 + wide[5] + 1
+    rows, row_index = np.unique(klass * radix + pattern, return_inverse=True)
+    row_counts = np.zeros(len(rows), dtype=kind)
+    np.add.at(row_counts, row_index.ravel(), completions)
+    rows, row_counts = rows[row_counts != 0], row_counts[row_counts != 0]
+    pattern_codes, row_pattern = np.unique(rows % radix, return_inverse=True)
+    patterns = np.stack([pattern_codes // 11**slot % 11 - 1 for slot in range(len(slots))], axis=1)
+    marked = [faces is not None and slot not in faces for slot in slots]
+    summed = None
+    if any(marked):
+        maps = [_mark_labels(fine, level) if mark else label_map(fine, level) for level, mark in zip(levels, marked)]
+        exact: Any = np.float64 if total < FLOAT_EXACT and kind is np.int64 else kind  # float64: every sum is a count below 2^53, exact
+        pattern_of, labels, ways = _slot_classes(shoe, patterns, slots, maps, fine)
+        summed = _summed_over_marks(rows // radix, row_pattern.ravel(), row_counts.astype(exact), patterns, marked, pattern_of, labels, ways.astype(exact), exact)
+    if summed is None:
+        marked = [False] * len(slots)
+        pattern_of, labels, ways = _slot_classes(shoe, patterns, slots, [label_map(fine, level) for level in levels], fine)
+        summed = _expanded(rows // radix, row_pattern.ravel(), row_counts, pattern_of, labels, ways.astype(kind), slots, len(patterns))
+    klass, labels, counts = summed
+    columns = coup_columns(klass // 1210, klass // 121 % 10, klass // 11 % 11 - 1, klass % 11 - 1, decisions.rules.naturals)
+    columns.levels.update(tracked)
+    for slot, level, label, mark in zip(slots, levels, labels, marked):
+        columns.update(_mark_columns(slot, level, label) if mark else card_columns(slot, level, label))
+    return Distribution(columns, counts.astype(np.int64 if total < INT64_SAFE else object), total, MAX_CARDS, scale)

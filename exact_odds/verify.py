@@ -15,7 +15,7 @@ from fractions import Fraction
 from pathlib import Path
 from typing import Any
 
-from .analysis import UNORDERED, BetAnalysis, analyze, unordered_divisor
+from .analysis import BetAnalysis, analyze, check_unordered, unordered_divisor
 from .distribution import Distribution
 from .bets import Bet, available_bets
 from .cards import RANKS, Card, rank_index
@@ -216,11 +216,12 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
         raise InputError(f"{where}: needs `bet`")
     if len(fields["value"]) > 60:
         raise InputError(f"{where}: value {shown(fields['value'])} is longer than any printed figure")
-    if fields.get("unordered", "") not in ("", *UNORDERED):
-        raise InputError(f"{where}: unordered must be one of {', '.join(UNORDERED)}, not {shown(fields['unordered'])}")
+    if fields.get("hand_pairs") and fields.get("unordered"):
+        raise InputError(f"{where}: hand_pairs counts by hands already: give hand_pairs or unordered, not both")
     if fields.get("rules", "punto_banco") not in PRESETS:
         raise InputError(f"{where}: rules must be one of {', '.join(PRESETS)}, not {shown(fields['rules'])}")
     try:
+        check_unordered("hands" if fields.get("hand_pairs") else fields.get("unordered", ""), decks == "inf")
         parse_printed(fields["value"])
         if "rank" in fields:
             rank_index(fields["rank"])
@@ -382,10 +383,9 @@ class Calculator:
             within = given(distribution.columns)
             return distribution.count_where(holds & within), distribution.count_where(within)
         count = distribution.count_where(holds)
-        if figure.hand_pairs:
-            return count // 4, distribution.total // 4
-        if figure.unordered:
-            divisor = unordered_divisor(distribution.columns, figure.unordered, condition, f"figure {figure.id!r}")
+        unordered = "hands" if figure.hand_pairs else figure.unordered  # hand_pairs: both hands' first cards, each in either order
+        if unordered:
+            divisor = unordered_divisor(distribution.columns, unordered, condition, f"figure {figure.id!r}", shoe.with_replacement)
             return count // divisor, distribution.total // divisor
         return count, distribution.total
 
@@ -472,11 +472,26 @@ def check(figure: Figure, calculator: Calculator) -> Check:
     return Check(figure, exact, verdict, estimate, size)
 
 
+WIDTH = 120
+"""The table of `verify` keeps its lines to this many characters where the words allow (none is cut)."""
+INDENT = "  "
+
+
+def _wrapped(text: str, indent: str = "") -> list[str]:
+    """``text`` in lines of at most :data:`WIDTH` characters, broken between words only."""
+    import textwrap
+
+    return textwrap.wrap(" ".join(text.split()), WIDTH, initial_indent=indent, subsequent_indent=indent, break_long_words=False,
+                         break_on_hyphens=False)
+
+
 def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
-    """The checks as a table (figure, source, published, computed exact and decimal, verdict) or JSON;
-    a simulated figure shows our estimate with its standard error. ``skipped``: simulation records
-    left out of the run."""
+    """The checks as JSON, or as a table per source (figure, published, computed, verdict) with a
+    line below each figure that needs words (why it is known wrong, what was simulated, the exact
+    value of a mismatch); a simulated figure shows our estimate with its standard error.
+    ``skipped``: simulation records left out of the run."""
     import json
+    from itertools import groupby
 
     from .grid import grid
     from .report import fixed
@@ -494,23 +509,24 @@ def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
             return f"{int(check.exact):,}" if check.exact.denominator == 1 else fixed(check.exact, 2)
         return fixed(check.exact * (100 if printed.percent else 1), printed.places + 3) + ("%" if printed.percent else "")
 
-    def exact_cell(check: Check) -> str:
-        if check.size:
-            return check.size
-        if check.exact is None:
-            return f"simulated, {check.figure.shoes:,} shoes"
-        return str(check.exact) if len(str(check.exact)) <= 40 else "(see --format json)"
-
-    def verdict(check: Check) -> str:
-        return f"known-wrong: {check.figure.known_wrong}" if check.verdict == "known-wrong" else check.verdict
+    def details(check: Check) -> list[str]:
+        figure, lines = check.figure, []
+        if check.estimate is not None:
+            lines.append(f"simulated, {figure.shoes:,} shoes, seed {figure.seed}")
+        if check.failed and check.exact is not None:
+            exact = str(check.exact)
+            lines.append(f"exact: {exact if len(exact) <= WIDTH // 2 else '(see --format json)'}")
+        if figure.known_wrong:
+            lines.append(("known wrong: " if check.verdict == "known-wrong" else "marked known-wrong, yet it matches: ") + figure.known_wrong)
+        return [line for text in lines for line in _wrapped(text, 2 * INDENT)]
 
     failed = sum(check.failed for check in checks)
     stale = sum(check.verdict.startswith("stale") for check in checks)
-    summary = f"{len(checks)} figures: {len(checks) - failed} as expected, {failed} mismatch, {stale} stale known-wrong marks"
+    clauses = [f"{len(checks)} figures: {len(checks) - failed} as expected, {failed} mismatch, {stale} stale known-wrong marks"]
     if any(check.estimate for check in checks):
-        summary += f"; simulated figures match within {STANDARD_ERRORS} standard errors of our estimate (± one standard error shown)"
+        clauses.append(f"simulated figures match within {STANDARD_ERRORS} standard errors of our estimate (± one standard error shown)")
     if skipped:
-        summary += f"; {skipped} simulation records not run (--simulate runs them)"
+        clauses.append(f"{skipped} simulation records not run (--simulate runs them)")
     if fmt == "json":
         records = [
             {
@@ -532,10 +548,16 @@ def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
             }
             for check in checks
         ]
-        return json.dumps({"summary": summary, "figures": records}, indent=2) + "\n"
-    rows = [
-        [check.figure.id, check.figure.source[:40], check.figure.value, exact_cell(check), decimal(check), verdict(check)[:70]]
-        for check in checks
-    ]
-    headers = ["figure", "source", "published", "computed (exact)", "computed", "verdict"]
-    return grid(rows, headers) + f"\n\n{summary}\n"
+        return json.dumps({"summary": "; ".join(clauses), "figures": records}, indent=2) + "\n"
+    lines: list[str] = []
+    for (source, url), members in groupby(checks, key=lambda item: (item.figure.source, item.figure.url)):
+        group = list(members)
+        lines += _wrapped(source) + _wrapped(url)
+        table = grid([[" ".join(part.split()) for part in (item.figure.id, item.figure.value, decimal(item), item.verdict)] for item in group],
+                     ["figure", "published", "computed", "verdict"]).splitlines()
+        lines += [INDENT + line for line in table[:2]]
+        for item, row in zip(group, table[2:]):
+            lines += [INDENT + row, *details(item)]
+        lines.append("")
+    clauses.append("exact values: --format json")
+    return "\n".join(lines + clauses) + "\n"

@@ -80,11 +80,11 @@ def test_solve_answers_agree_with_each_deck_count_and_keep_json_valid(run):
     """Regression: --solve once printed its answers after the JSON (invalid JSON) and the LaTeX."""
     import json
 
-    code, out, _ = run("formula", "--bet", "dragon_7", "--below", "7.6", "--format", "json")
+    code, out, _ = run("formula", "--bets", "dragon_7", "--below", "7.6", "--format", "json")
     answers = json.loads(out)["solve"]["dragon_7"]
     assert code == 0 and answers[0] == "house edge of dragon_7 below 7.6000%: d = 1..4"
     edges = {decks: analyze(Shoe.decks(decks), [catalog()["dragon_7"]]).bets[0].house_edge for decks in range(1, 9)}
     assert [decks for decks, edge in edges.items() if edge < Fraction(76, 1000)] == [1, 2, 3, 4]
     assert min(edges, key=edges.__getitem__) == 2 and "smallest at d = 2" in answers[2]
-    code, out, _ = run("formula", "--bet", "dragon_7", "--below", "7.6", "--format", "latex")
+    code, out, _ = run("formula", "--bets", "dragon_7", "--below", "7.6", "--format", "latex")
     assert code == 0 and out.rstrip().splitlines()[-3:] == [f"% {answer}" for answer in answers]

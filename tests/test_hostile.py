@@ -95,6 +95,13 @@ def limit_memory() -> None:
     resource.setrlimit(resource.RLIMIT_AS, (MEMORY_LIMIT, MEMORY_LIMIT))
 
 
+def as_in_a_terminal() -> None:
+    """The memory limit, and Ctrl-C as a terminal delivers it: SIGINT at its default in the child,
+    even where the tests run with it ignored (a background job, nohup), which the child would inherit."""
+    limit_memory()
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+
+
 def run_process(args, timeout: float = 60, cwd=None, interrupt_after: float | None = None,
                 stdout=subprocess.PIPE) -> tuple[int, str, str, float]:
     """Run ``python -m exact_odds ARGS`` in its own session: (exit status, stdout, stderr, seconds).
@@ -103,7 +110,8 @@ def run_process(args, timeout: float = 60, cwd=None, interrupt_after: float | No
     Ctrl-C). Past ``timeout`` the whole group is killed and the test fails."""
     started = time.monotonic()
     process = subprocess.Popen([sys.executable, "-m", "exact_odds", *map(str, args)], stdout=stdout,
-                               stderr=subprocess.PIPE, cwd=cwd, start_new_session=True, preexec_fn=limit_memory)
+                               stderr=subprocess.PIPE, cwd=cwd, start_new_session=True,
+                               preexec_fn=limit_memory if interrupt_after is None else as_in_a_terminal)
     try:
         if interrupt_after is not None:
             try:

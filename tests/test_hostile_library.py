@@ -1,0 +1,282 @@
+"""The library refuses what no engine can do exactly, in one line, and is exact wherever it answers
+(issue 18, classes 3 and 5): shoes past 2^63, shoes that are not shoes, arguments of the public
+functions, and counts by hands or sets of cards on the infinite deck."""
+
+import re
+from fractions import Fraction
+from math import prod
+
+import numpy as np
+import pytest
+
+from exact_odds.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine, analyze
+from exact_odds.batch import batch_expectations
+from exact_odds.bets import catalog
+from exact_odds.cards import Card, parse_cards
+from exact_odds.enumerator import enumerate_cards
+from exact_odds.errors import InputError
+from exact_odds.fast import FastEngine
+from exact_odds.features import Granularity
+from exact_odds.shoe import Shoe
+from exact_odds.verify import Calculator, Figure, load_figures
+
+CATALOG = catalog()
+RANK_BETS = [CATALOG[name] for name in ("banker", "player", "tie", "player_pair", "either_pair", "dragon_7")]
+
+
+def falling(n: int, k: int) -> int:
+    return prod(n - i for i in range(k))
+
+
+def same_analysis(shoe: Shoe, bets: list) -> None:
+    """The compiled evaluator and the plain recursive enumerator agree on every figure; the coups
+    sum to every ordered 6-card sequence."""
+    fast, plain = analyze(shoe, bets), analyze(shoe, bets, engine=PlainEngine())
+    assert fast.outcomes == plain.outcomes
+    assert fast.total == plain.total == sum(fast.outcomes.values()) == falling(shoe.size, 6)
+    for left, right in zip(fast.bets, plain.bets):
+        assert left.rows == right.rows, left.bet.name
+        assert type(left.expected_value) is Fraction and left.expected_value == right.expected_value
+
+
+# ---------------------------------------------------------------------------------------------
+# Shoes past 2^63: exact in every engine (they gave wrong figures, or OverflowError)
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("shoe", [
+    Shoe.decks(2**62),  # raised OverflowError
+    Shoe((2**62,) * 2 + (1,) * 11, None, "two ranks of 2^62"),  # P(banker) 0.2031, 0.2656 right
+    Shoe((2**63,) + (5,) * 12, None, "2^63 aces"),  # every figure wrong, the pair bets too
+    Shoe((2**62,) * 3 + (0,) * 10, None, "three ranks of 2^62"),  # P(banker) 0.0672, 0.2209 right
+], ids=["2^62-decks", "two-ranks", "2^63-aces", "three-ranks"])
+def test_a_shoe_past_2_63_is_exact(shoe):
+    assert shoe.size >= 2**63
+    same_analysis(shoe, RANK_BETS)
+
+
+def test_a_pair_on_a_huge_shoe_by_formula():
+    """The player's two first cards are of one rank in sum c(c-1) of N(N-1) ordered draws."""
+    counts = (2**64 + 7,) + (3,) * 11 + (2**63,)
+    size = sum(counts)
+    pairs = sum(count * (count - 1) for count in counts)
+    result = analyze(Shoe(counts, None, "lopsided"), [CATALOG["player_pair"]]).bets[0]
+    assert [(row.combinations, row.total) for row in result.rows] == [(pairs, size * (size - 1)), (size * (size - 1) - pairs, size * (size - 1))]
+    assert result.expected_value == Fraction(12 * pairs, size * (size - 1)) - 1  # pays 11 to 1
+
+
+def test_suited_bets_on_a_huge_shoe():
+    cards = [0] * 52
+    cards[0], cards[1], cards[34], cards[51], cards[4] = 2**64, 2**63, 3, 5, 4  # AS AH 9D KC 2S
+    ranks = tuple(sum(cards[rank * 4 : rank * 4 + 4]) for rank in range(13))
+    same_analysis(Shoe(ranks, tuple(cards), "suited, lopsided"), [CATALOG[name] for name in ("perfect_pair", "lucky_nines", "banker")])
+
+
+def test_numpy_integers_are_taken_as_integers():
+    """numpy int64 counts were kept as such, and the plain enumerator's products overflowed in
+    silence (a total of 0: ZeroDivisionError)."""
+    shoe = Shoe(tuple(np.full(13, 2**59, dtype=np.int64)), None, "numpy counts")
+    assert all(type(count) is int for count in shoe.rank_counts)
+    assert shoe == Shoe((2**59,) * 13, None, "numpy counts")
+    result = analyze(shoe, [CATALOG["banker"]], engine=PlainEngine())
+    assert result.total == falling(13 * 2**59, 6)
+    assert result.outcomes == analyze(Shoe.decks(2**57), [CATALOG["banker"]]).outcomes
+
+
+# ---------------------------------------------------------------------------------------------
+# Shoe(...) refuses what no shoe can be; the CLI shares the check
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("arguments,words", [
+    (((-1,) + (32,) * 12, None, "x"), "shoe count of A must be a whole number from 0, not -1"),
+    (((32.0,) * 13, None, "x"), "shoe count of A must be a whole number from 0, not 32.0"),
+    (((32,) * 12 + (True,), None, "x"), "shoe count of K must be a whole number from 0, not True"),
+    (((32,) * 12 + ("4",), None, "x"), "shoe count of K must be a whole number from 0, not '4'"),
+    (((32,) * 12 + (None,), None, "x"), "shoe count of K must be a whole number from 0, not None"),
+    (((32,) * 12, None, "x"), "rank_counts must be 13 counts (A to K), not 12"),
+    (((32,) * 14, None, "x"), "rank_counts must be 13 counts (A to K), not 14"),
+    ((32, None, "x"), "rank_counts must be 13 counts, not 32"),
+    (("A" * 13, None, "x"), "rank_counts must be 13 counts, not"),
+    (((4,) * 13, (1,) * 51, "x"), "card_counts must be 52 counts (AS to KC), not 51"),
+    (((4,) * 13, (2,) * 52, "x"), "those of A add up to 8, and its rank count is 4"),
+    (((4,) * 13, (1,) * 51 + (-1,), "x"), "shoe count of KC must be a whole number from 0, not -1"),
+    (((4,) * 13, None, 8), "description must be text"),
+    (((4,) * 13, None, "x", 1), "with_replacement must be True or False"),
+    (((0,) * 13, None, "empty", True), "empty holds no card to draw"),
+    (((2,) + (1,) * 12, (1,) * 52, "x", True), "must be in proportion to its rank count: those of A add up to 4, and its rank count is 2"),
+    (((1,) * 13, (0,) * 52, "x", True), "must be in proportion to its rank count: those of A add up to 0, and its rank count is 1"),
+])
+def test_a_shoe_that_is_not_one_is_refused(arguments, words):
+    with pytest.raises(InputError) as refusal:
+        Shoe(*arguments)
+    assert words in str(refusal.value) and "\n" not in str(refusal.value)
+
+
+def test_the_infinite_deck_is_a_shoe():
+    """With replacement only proportions count: one of each rank, one of each card."""
+    assert Shoe.infinite().rank_counts == (1,) * 13 and Shoe.infinite().card_counts == (1,) * 52
+
+
+def test_a_shoe_too_small_for_a_coup_is_refused_by_every_engine():
+    tiny = Shoe((1, 1, 1) + (0,) * 10, None, "three cards")
+    for engine in (FastEngine(), PlainEngine()):
+        with pytest.raises(InputError, match="three cards holds 3 cards; a coup needs a shoe of at least 6"):
+            analyze(tiny, [CATALOG["banker"]], engine=engine)  # was ZeroDivisionError
+        with pytest.raises(InputError, match="holds 3 cards; 4 cards to draw are needed"):
+            engine.cards(tiny, dict.fromkeys(("player_card1", "banker_card1", "player_card2", "banker_card2"), Granularity.VALUE))
+    assert enumerate_cards(tiny, {"player_card1": Granularity.RANK}).total == 3  # one card: three to draw from
+
+
+def test_what_a_coup_in_progress_leaves_is_still_a_shoe(run):
+    """A 6-card shoe less four cards seen: A K left. Player A A = 2 draws, banker K K = 0 draws:
+    an ace gives player 3, banker 0; a king player 2, banker 1. The player wins both orders."""
+    assert Shoe.parse("A=3,K=3").remove(parse_cards("A K A K")).rank_counts == (1,) + (0,) * 11 + (1,)
+    code, out, _ = run("deal", "--shoe", "A=3,K=3", "A", "K", "A", "K")
+    assert code == 0
+    assert re.findall(r"^(banker|player|tie) +(\d+) +(\d+) ", out, flags=re.MULTILINE) == [("banker", "0", "0"), ("player", "2", "1"), ("tie", "0", "0")]
+
+
+@pytest.mark.parametrize("cards", ["K", ["K"], 5, None])
+def test_remove_takes_cards(cards):
+    with pytest.raises(InputError, match="Shoe.remove takes cards"):
+        Shoe.decks(1).remove(cards)
+
+
+def test_remove_takes_a_list_of_cards():
+    assert Shoe.decks(1).remove([Card("K", "S"), Card("5")]) == Shoe.decks(1).remove(parse_cards("KS 5"))
+
+
+# ---------------------------------------------------------------------------------------------
+# analyze(...) and batch_expectations(...) arguments
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("arguments,keywords,words", [
+    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "x"}, "unordered must be one of hands, cards"),
+    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "Hands"}, "unordered must be one of hands, cards"),
+    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": None}, "unordered must be one of hands, cards"),
+    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "hands", "given": "winner == tie"}, "given a condition"),
+    ((Shoe.decks(8), [CATALOG["banker"]]), {"unordered": "hands"}, "none of these bets is"),
+    ((Shoe.decks(8), "banker"), {}, "analyze takes a list of bets"),
+    ((Shoe.decks(8), CATALOG["banker"]), {}, "analyze takes a list of bets"),
+    ((Shoe.decks(8), ["banker"]), {}, "analyze takes a list of bets"),
+    (("8 decks", [CATALOG["banker"]]), {}, "analyze takes a Shoe"),
+])
+def test_analyze_refuses_arguments_without_meaning(arguments, keywords, words):
+    with pytest.raises(InputError, match=words):
+        analyze(*arguments, **keywords)
+
+
+@pytest.mark.parametrize("counts,words", [
+    ([[-1] + [32] * 12], "shoe 0: count of A must be a whole number from 0, not -1"),
+    ([[32] * 13, [32] * 12 + [2.5]], "shoe 1: count of K must be a whole number from 0, not 2.5"),
+    ([[True] * 13], "count of A must be a whole number from 0, not True"),
+    ([[2**63] + [32] * 12], "count of A 9,223,372,036,854,775,808 is beyond the batch path, which weighs counts below 2^40"),
+    (np.full((1, 13), 2**40), "beyond the batch path, which weighs counts below 2^40"),
+    ([[32] * 12], "13 per-rank or 52 per-card counts, not shape (1, 12)"),
+    ([[32] * 13, [32] * 12], "13 per-rank or 52 per-card counts"),
+    ([[1] * 5 + [0] * 8], "shoe 0 holds 5 cards; a coup needs a shoe of at least 6"),
+])
+def test_batch_refuses_counts_it_cannot_weigh(counts, words):
+    with pytest.raises(InputError) as refusal:
+        batch_expectations(counts, [CATALOG["banker"]])
+    assert words in str(refusal.value)
+
+
+def test_batch_of_no_shoes_is_empty():
+    assert batch_expectations(np.zeros((0, 13), dtype=np.int64), [CATALOG["banker"], CATALOG["player_pair"]]).numerators.shape == (0, 2)
+
+
+def test_batch_takes_python_integers_as_given():
+    many = batch_expectations([[2**39] + [1] * 12], [CATALOG["player_pair"]])
+    assert many.expected_value(0, "player_pair") == analyze(Shoe((2**39,) + (1,) * 12, None, "x"), [CATALOG["player_pair"]]).bets[0].expected_value
+
+
+# ---------------------------------------------------------------------------------------------
+# The infinite deck: ordered draws only, in every engine and measure
+# ---------------------------------------------------------------------------------------------
+
+def test_the_infinite_deck_through_both_engines():
+    """Each rank 1/13: a player pair is 13 of 169 ordered draws (-1/13 at 11 to 1); a perfect
+    pair (a hand of one rank and suit, 1/52 each) wins 103 of 2704 times at 25 to 1: -1/104."""
+    bets = [CATALOG[name] for name in ("banker", "player_pair", "dragon_7", "perfect_pair")]
+    fast, plain = analyze(Shoe.infinite(), bets), analyze(Shoe.infinite(), bets, engine=PlainEngine())
+    assert fast.outcomes == plain.outcomes and [result.rows for result in fast.bets] == [result.rows for result in plain.bets]
+    pair, perfect = fast.bets[1], fast.bets[3]
+    assert [(row.combinations, row.total) for row in pair.rows] == [(13, 169), (156, 169)]
+    assert pair.expected_value == Fraction(-1, 13) == sum(row.expected_return for row in pair.rows)
+    assert perfect.expected_value == Fraction(-1, 104) == sum(row.expected_return for row in perfect.rows)
+
+
+@pytest.mark.parametrize("engine", [FastEngine(), PlainEngine()], ids=["fast", "enumerate"])
+@pytest.mark.parametrize("unordered", ["hands", "cards"])
+def test_no_count_by_hands_or_sets_with_replacement(engine, unordered):
+    """Was 6 of 84 for a player pair (1/14) beside an expectation of -1/13."""
+    with pytest.raises(InputError) as refusal:
+        analyze(Shoe.infinite(), [CATALOG["player_pair"]], engine=engine, unordered=unordered)
+    assert str(refusal.value) == UNORDERED_WITH_REPLACEMENT
+
+
+def test_the_cli_refuses_the_same(run):
+    code, out, err = run("--decks", "inf", "--unordered", "hands", "--bets", "player_pair")
+    assert (code, out, err) == (2, "", f"baccarat-odds: error: {UNORDERED_WITH_REPLACEMENT}\n")
+
+
+RECORD = 'id = "x"\nmeasure = "combinations"\nwhen = "player_card1_rank == player_card2_rank"\nvalue = "13"\nsource = "s"\nurl = "u"\n'
+
+
+@pytest.mark.parametrize("line", ["hand_pairs = true\n", 'unordered = "hands"\n', 'unordered = "cards"\n'])
+def test_verify_refuses_the_same(run, tmp_path, line):
+    """Was 549 (13 * 169 / 4 rounded down) for hand_pairs."""
+    text = "[[figure]]\n" + RECORD + 'decks = "inf"\n' + line
+    with pytest.raises(InputError) as refusal:
+        load_figures(text, "figures.toml")
+    assert str(refusal.value) == f"figures.toml: figure 'x': {UNORDERED_WITH_REPLACEMENT}"
+    (tmp_path / "figures.toml").write_text(text)
+    code, out, err = run("verify", "--data", str(tmp_path / "figures.toml"))
+    assert code == 2 and out == "" and err.endswith(f"figure 'x': {UNORDERED_WITH_REPLACEMENT}\n") and err.count("\n") == 1
+    figure = Figure("x", "combinations", "inf", "13", "s", "u", when="player_card1_rank == player_card2_rank",
+                    hand_pairs="hand_pairs" in line, unordered=line.split('"')[1] if "unordered" in line else "")
+    with pytest.raises(InputError, match="no meaning when cards are drawn with replacement"):
+        Calculator().exact(figure)
+
+
+def test_verify_on_the_infinite_deck_counts_ordered_draws():
+    figure = load_figures("[[figure]]\n" + RECORD + 'decks = "inf"\n', "f")[0]
+    assert Calculator().event(figure) == (13, 169)
+
+
+def test_hand_pairs_must_read_each_hand_in_either_order():
+    """hand_pairs divided any count by 4: "the player's first card is an ace" gave 124,950 hand
+    pairs of one deck, a count with no meaning. Now checked as unordered = "hands" is."""
+    text = "[[figure]]\n" + RECORD.replace("player_card1_rank == player_card2_rank", "player_card1_rank == A") + "decks = 1\nhand_pairs = true\n"
+    with pytest.raises(InputError, match="settles the two orders of a hand's cards differently"):
+        Calculator().exact(load_figures(text, "f")[0])
+
+
+def test_hand_pairs_counts_unordered_hand_pairs():
+    """One deck: player pairs among C(52,2) * C(50,2) pairs of two-card hands, counted by hand:
+    13 ranks * C(4,2) player pairs, times any banker hand of the 50 left."""
+    text = "[[figure]]\n" + RECORD + "decks = 1\nhand_pairs = true\n"
+    assert Calculator().event(load_figures(text, "f")[0]) == (13 * 6 * (50 * 49 // 2), (52 * 51 // 2) * (50 * 49 // 2))
+
+
+@pytest.mark.parametrize("arguments", [("Z",), ("a",), ("A", "X"), ("10", "S")])
+def test_a_card_is_checked_when_made(arguments):
+    from exact_odds.cards import Card
+
+    with pytest.raises(InputError, match="unknown (rank|suit)"):
+        Card(*arguments)
+
+
+def test_chemin_de_fer_refuses_a_shoe_too_small_for_a_coup():
+    from exact_odds.chemin import solve
+
+    with pytest.raises(InputError, match="holds 3 cards; a coup needs a shoe of at least 6"):
+        solve("A", Shoe((1, 1, 1) + (0,) * 10, None, "tiny"))
+
+
+def test_a_policy_inside_decisions_and_beside_them_is_refused():
+    from exact_odds.policy import Policy, decisions_of, resolve
+    from exact_odds.rules import BACCARAT_GOLD
+
+    with pytest.raises(InputError, match="either inside the decisions or as policy="):
+        decisions_of(resolve(BACCARAT_GOLD, Policy.parse("player_on_5=draw")), "player_on_5=stand")
