@@ -2,4 +2,4 @@
 
 from setuptools import Extension, setup
 
-setup(ext_modules=[Extension("exact_odds._kernel", ["exact_odds/_kernel.c"], optional=True, extra_compile_args=["-O3"])])
+setup(ext_modules=[Extension("exact_odds.engine._kernel", ["exact_odds/engine/_kernel.c"], optional=True, extra_compile_args=["-O3"])])

@@ -10,33 +10,40 @@ Fraction(223960199503, 19524993263685)
 from importlib import import_module
 from typing import TYPE_CHECKING, Any
 
-__version__ = "0.2.0"
+__version__ = "0.3.0"
 
 PUBLIC = {
-    "Shoe": "shoe",
-    "DrawRules": "rules",
-    "PUNTO_BANCO": "rules",
-    "BACCARAT_GOLD": "rules",
-    "PRESETS": "rules",
-    "load_rules": "rules",
-    "Policy": "policy",
-    "resolve": "policy",
-    "catalog": "bets",
-    "load_bets": "bets",
-    "analyze": "analysis",
-    "batch_expectations": "batch",
+    "Shoe": "core.shoe",
+    "DrawRules": "core.rules",
+    "PUNTO_BANCO": "core.rules",
+    "BACCARAT_GOLD": "core.rules",
+    "PRESETS": "core.rules",
+    "load_rules": "core.rules",
+    "Policy": "core.policy",
+    "resolve": "core.policy",
+    "catalog": "bets.bets",
+    "load_bets": "bets.bets",
+    "analyze": "engine.analysis",
+    "batch_expectations": "engine.batch",
     "InputError": "errors",
+    "kernel_info": "engine.kernel",
 }
 __all__ = sorted(PUBLIC)
 
 if TYPE_CHECKING:
-    from .analysis import analyze
-    from .bets import catalog, load_bets
+    from .engine.analysis import analyze
+    from .bets.bets import catalog, load_bets
     from .errors import InputError
-    from .batch import batch_expectations
-    from .policy import Policy, resolve
-    from .rules import BACCARAT_GOLD, PRESETS, PUNTO_BANCO, DrawRules, load_rules
-    from .shoe import Shoe
+    from .engine.batch import batch_expectations
+    from .core.policy import Policy, resolve
+    from .core.rules import BACCARAT_GOLD, PRESETS, PUNTO_BANCO, DrawRules, load_rules
+    from .core.shoe import Shoe
+    from .engine.kernel import kernel_info
+
+
+def __dir__() -> list[str]:
+    """The public names (so that tab completion and ``help()`` find them before their first use)."""
+    return sorted([*PUBLIC, "__version__"])
 
 
 def __getattr__(name: str) -> Any:

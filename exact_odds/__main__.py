@@ -1,3 +1,17 @@
-from .cli import main
+"""``baccarat-odds`` and ``python -m exact_odds``: a Ctrl-C while the command line is still being
+imported is one line and status 130, like one during a command."""
 
-main()
+import sys
+
+
+def main() -> None:
+    try:
+        from .cli.commands import main as run
+    except KeyboardInterrupt:
+        sys.stderr.write("baccarat-odds: interrupted\n")
+        sys.exit(130)
+    run()
+
+
+if __name__ == "__main__":
+    main()

@@ -1,5 +1,11 @@
+import dataclasses
+import numbers
 import os
+from enum import Enum
+from fractions import Fraction
+from functools import cached_property
 
+import numpy as np
 import pytest
 
 from hypothesis import settings
@@ -27,7 +33,7 @@ def table_cache(tmp_path_factory):
 @pytest.fixture
 def run(capsys):
     """Run the command in-process: (exit status, stdout, stderr)."""
-    from exact_odds.cli import main
+    from exact_odds.cli.commands import main
 
     def invoke(*args: str) -> tuple[int, str, str]:
         with pytest.raises(SystemExit) as exit_info:
@@ -51,3 +57,47 @@ def without_matplotlib(monkeypatch):
         return real_import(name, *args, **kwargs)
 
     monkeypatch.setattr(builtins, "__import__", no_matplotlib)
+
+
+def assert_exact(result: object) -> None:
+    """Every number of an analysis (an Analysis, a BetAnalysis or anything holding them) is an
+    ``int`` or a ``Fraction``: the dataclass fields and properties are walked recursively (with each
+    outcome's probability); a float, a numpy number or a numpy array anywhere fails."""
+    from exact_odds.engine.analysis import Analysis
+
+    problems: list[str] = []
+    seen: set[int] = set()
+
+    def walk(value: object, path: str) -> None:
+        if value is None or isinstance(value, (bool, str, Enum)):
+            return
+        if isinstance(value, (numbers.Number, np.generic)):
+            if type(value) not in (int, Fraction):
+                problems.append(f"{path} is {type(value).__name__} {value!r}")
+            return
+        if isinstance(value, np.ndarray):
+            problems.append(f"{path} is a numpy array of {value.dtype}")
+            return
+        if isinstance(value, dict):
+            for key, item in value.items():
+                walk(key, f"{path} key {key!r}")
+                walk(item, f"{path}[{key!r}]")
+            return
+        if isinstance(value, (tuple, list, set, frozenset)):
+            for index, item in enumerate(value):
+                walk(item, f"{path}[{index}]")
+            return
+        if not dataclasses.is_dataclass(value) or isinstance(value, type) or id(value) in seen:
+            return
+        seen.add(id(value))
+        for field in dataclasses.fields(value):
+            walk(getattr(value, field.name), f"{path}.{field.name}")
+        for name in dir(type(value)):
+            if isinstance(getattr(type(value), name), (property, cached_property)):
+                walk(getattr(value, name), f"{path}.{name}")
+        if isinstance(value, Analysis):
+            for outcome in value.outcomes:
+                walk(value.probability(outcome), f"{path}.probability({outcome!r})")
+
+    walk(result, type(result).__name__)
+    assert not problems, "inexact numbers:\n" + "\n".join(problems[:20])

@@ -2,20 +2,20 @@
 
 Independent of the engines and of the coup walk: cards are distinct objects, sequences come from
 ``itertools.permutations``, and each coup is dealt here by plain code that reads the rule set's
-marks and the policy's probabilities (:func:`exact_odds.policy.choices`), branching on a mixed
+marks and the policy's probabilities (:func:`exact_odds.core.policy.choices`), branching on a mixed
 choice. Features are read from the dealt hands; bets are settled by their own pay tables.
 """
 
 from collections import Counter
 from fractions import Fraction
-from itertools import permutations
+from itertools import permutations, product
 
 import numpy as np
 
-from exact_odds.cards import RANKS, SUITS, Card
-from exact_odds.features import COLORS, OUTCOMES, SLOTS, Columns, Granularity
-from exact_odds.policy import Policy, choices
-from exact_odds.rules import PUNTO_BANCO, DrawRules, OptionPoint
+from exact_odds.core.cards import RANKS, SUITS, Card
+from exact_odds.core.features import COLORS, OUTCOMES, SLOTS, Columns, Granularity
+from exact_odds.core.policy import Policy, choices
+from exact_odds.core.rules import PUNTO_BANCO, DrawRules, OptionPoint
 
 WINNER_CODE = {name: index for index, name in enumerate(OUTCOMES)}
 
@@ -143,3 +143,33 @@ def brute_force_expectations(bets, counts: dict[Card, int], rules: DrawRules = P
         weight = sum(tally.values())
         expectations[bet.name] = sum((settle(bet, dict(key)) * count for key, count in tally.items()), Fraction(0)) / weight
     return expectations
+
+
+def values_left(seen: list[Card], decks: int = 1) -> dict[int, int]:
+    """The cards of each value left in ``decks`` decks once ``seen`` are dealt (a value 0: tens and faces)."""
+    left = {value: (16 if value == 0 else 4) * decks for value in range(10)}
+    for card in seen:
+        left[card.value] -= 1
+    return left
+
+
+def completion_totals(seen: list[Card], cards: int, left: dict[int, int] | None, rules: DrawRules = PUNTO_BANCO,
+                      chosen: dict | None = None) -> Counter:
+    """Mid-coup: the (player total, banker total) of every ordering of ``cards`` more cards after
+    ``seen``, by value, weighted by its ways (and a mixed choice's chance, ``chosen`` as for
+    :func:`deal_physically`): ``left`` holds the cards of each value left in the shoe (None: drawn
+    with replacement, a value 0 weighing as its four ranks of 13)."""
+    tally: Counter = Counter()
+    for values in product(range(10), repeat=cards):
+        ways, remaining = 1, dict(left) if left is not None else None
+        for value in values:
+            if remaining is None:
+                ways *= 4 if value == 0 else 1
+            else:
+                ways *= remaining[value]
+                remaining[value] -= 1
+        if ways:
+            hands = list(seen) + [Card(RANKS[value - 1] if value else "T") for value in values]
+            for chance, player, banker in deal_physically(hands, rules, chosen):
+                tally[total(player), total(banker)] += ways * chance
+    return tally

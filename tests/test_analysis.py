@@ -4,14 +4,15 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
+from conftest import assert_exact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import brute_force_expectations
 
-from exact_odds.analysis import analyze
-from exact_odds.bets import catalog
-from exact_odds.cards import RANKS, SUITS, Card
-from exact_odds.shoe import Shoe
+from exact_odds.engine.analysis import analyze
+from exact_odds.bets.bets import catalog
+from exact_odds.core.cards import RANKS, SUITS, Card
+from exact_odds.core.shoe import Shoe
 
 CATALOG = catalog()
 
@@ -46,7 +47,9 @@ def analyses():
 
     def get(decks, bet):
         if (decks, bet) not in cache:
-            cache[(decks, bet)] = analyze(Shoe.decks(decks), [CATALOG[bet]]).bets[0]
+            analysis = analyze(Shoe.decks(decks), [CATALOG[bet]])
+            assert_exact(analysis)
+            cache[(decks, bet)] = analysis.bets[0]
         return cache[(decks, bet)]
 
     return get
@@ -62,6 +65,7 @@ def test_published_house_edge(analyses, bet, decks, published, source):
 
 def test_pair_edge_is_exactly_43_over_415():
     result = analyze(Shoe.decks(8), [CATALOG["player_pair"]]).bets[0]
+    assert_exact(result)
     assert result.expected_value == Fraction(-43, 415)
     assert result.cards == 2 and result.total == 416 * 415
 
@@ -85,6 +89,7 @@ def test_dragon_bonus_rows_match_wizard_of_odds():
 
 def test_main_bets_expectations_are_fractions_of_the_counts():
     result = analyze(Shoe.decks(8), [CATALOG["banker"], CATALOG["player"], CATALOG["tie"]])
+    assert_exact(result)
     banker, player, tie = (result.outcomes[name] for name in ("banker", "player", "tie"))
     total = result.total
     assert result.bets[0].expected_value == Fraction(banker * 19 - player * 20, 20 * total)
@@ -102,7 +107,9 @@ def test_every_catalog_bet_equals_brute_force(counts):
     shoe = Shoe.parse(",".join(f"{card.rank}{card.suit}={count}" for card, count in counts.items()))
     bets = list(CATALOG.values())
     expected = brute_force_expectations(bets, counts)
-    for result in analyze(shoe, bets).bets:
+    analysis = analyze(shoe, bets)
+    assert_exact(analysis)
+    for result in analysis.bets:
         assert result.expected_value == expected[result.bet.name], result.bet.name
 
 

@@ -5,11 +5,11 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exact_odds.bets import catalog, load_bets, parse_pays
-from exact_odds.cli import main
-from exact_odds.conditions import parse_condition
+from exact_odds.bets.bets import catalog, load_bets, parse_pays
+from exact_odds.cli.commands import main
+from exact_odds.bets.conditions import parse_condition
 from exact_odds.errors import InputError
-from exact_odds.features import Columns, Granularity, card_columns
+from exact_odds.core.features import Columns, Granularity, card_columns
 
 REQUIRED_NAMES = (
     "banker banker_4pct player tie tie_9to1 ez_banker no_commission_banker dragon_7 panda_8 ox_6 player_pair "

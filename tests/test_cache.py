@@ -8,17 +8,19 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exact_odds import cache, tables
-from exact_odds.policy import Policy, pure_policies, resolve
-from exact_odds.rules import BACCARAT_GOLD, PUNTO_BANCO
-from exact_odds.tables import table_arrays
+from exact_odds.engine import store as cache
+
+from exact_odds.engine import tables
+from exact_odds.core.policy import Policy, pure_policies, resolve
+from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
+from exact_odds.engine.tables import table_arrays
 
 DECISIONS = resolve(PUNTO_BANCO)
 
 
 def build_fresh():
-    tables._coup_table.cache_clear()
-    return tables._coup_table(DECISIONS, (), None)
+    tables.build_coup_table.cache_clear()
+    return tables.build_coup_table(DECISIONS, (), None)
 
 
 def assert_same(left, right):

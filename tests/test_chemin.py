@@ -1,35 +1,41 @@
-"""Chemin de fer as a game (exact_odds.chemin): certificates, brute force, independent paths.
+"""Chemin de fer as a game (exact_odds.games.chemin): certificates, brute force, independent paths.
 
 Every solution (models A, B2, B3; 1-8 decks and the infinite deck; no commission and 5%) is
-certified: about 40 s in all, half of it the equilibrium searches of B3 with a commission.
+certified: about 40 s in all, half of it the equilibrium searches of B3 with a commission. Rule
+sets with other option points (rules files) are checked against matrix games of small shoes
+written out from coups the oracle deals.
 """
 
 import json
+from collections import Counter
 from fractions import Fraction
 from functools import cache
-from itertools import product
+from itertools import combinations, permutations, product
+from pathlib import Path
 
 import pytest
 
-from exact_odds.analysis import PlainEngine, analyze
-from exact_odds.bets import catalog
-from exact_odds.chemin import (
+from oracles import deal_physically, total
+from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds.bets.bets import catalog
+from exact_odds.games import chemin
+from exact_odds.games.chemin import (
     MODELS,
     Solution,
     equilibria,
     make_game,
-    maximize,
     optimal_policy,
     payoff_table,
-    render,
     solve,
-    solve_linear,
 )
+from exact_odds.games.linalg import maximize, solve_linear
 from exact_odds.errors import InputError
-from exact_odds.policy import choices
-from exact_odds.report import fixed
-from exact_odds.rules import PUNTO_BANCO
-from exact_odds.shoe import Shoe, shoe_of_decks
+from exact_odds.core.cards import Card
+from exact_odds.output.chemin_tables import render_solution as render
+from exact_odds.core.policy import Policy, choices
+from exact_odds.core.numbers import fixed
+from exact_odds.core.rules import CHEMIN_DE_FER_A, PUNTO_BANCO, DrawRules, OptionPoint, load_rules, rules_toml
+from exact_odds.core.shoe import Shoe, shoe_of_decks
 
 DECKS = [*range(1, 9), "inf"]
 ALPHA = Fraction(1, 20)
@@ -396,3 +402,264 @@ def test_optimal_policy_is_refused_where_a_command_spans_deck_counts(command: li
     assert (code, out) == (2, "")
     assert err.startswith("baccarat-odds: error: --policy optimal is solved for one shoe") and len(err.splitlines()) == 1
     assert list(tmp_path.iterdir()) == []
+
+
+# --- rule sets with other option points (rules files) -------------------------------------------
+
+DOCS = Path(__file__).resolve().parent.parent / "docs"
+RANK_OF_VALUE = "KA23456789"
+PLAYER_ROW = '"D D D D D C S S - -"'
+
+
+def variant(rules: DrawRules, name: str, player: str) -> DrawRules:
+    """``rules`` as a rules file with another name and the player's row of marks, read back."""
+    text = rules_toml(rules)
+    assert text.count(PLAYER_ROW) == 1
+    return load_rules(text.replace(PLAYER_ROW, f'"{player}"').replace(rules.name, name), name)
+
+
+A_ON_4 = variant(CHEMIN_DE_FER_A, "model A, the player choosing on 4 too", "D D D D C C S S - -")
+A_DRAWS_ON_4 = variant(CHEMIN_DE_FER_A, "model A copied", "D D D D D C S S - -")
+A_STANDS_ON_4 = variant(CHEMIN_DE_FER_A, "model A, the player standing on 4", "D D D D S C S S - -")
+HOUSE = load_rules((DOCS / "chemin-house.toml").read_text(), "docs/chemin-house.toml")
+"""The Punto Banco tableau with the player choosing on 5 and the banker at 3 vs 9, 4 vs 1, 5 vs 4, 6 vs stood."""
+HOUSE_ON_4 = variant(HOUSE, "house tableau, the player choosing on 4 too", "D D D D C C S S - -")
+
+
+def sign(player: int, banker: int) -> int:
+    return (player > banker) - (player < banker)
+
+
+def orderings(spec: str) -> Counter:
+    """Every ordering of 6 of the physical cards of a small shoe, counted by point values."""
+    shoe = Shoe.parse(spec)
+    return Counter(permutations([value for value in range(10) for _ in range(shoe.value_counts[value])], 6))
+
+
+def banker_point(rules: DrawRules, player: list[Card], banker: list[Card]) -> OptionPoint | None:
+    """Where the banker decides in a dealt coup (None after a natural)."""
+    if total(player[:2]) in rules.naturals or total(banker[:2]) in rules.naturals:
+        return None
+    cards = tuple(sorted(card.value for card in banker[:2])) if rules.banker_sees == "cards" else None
+    return OptionPoint("banker", total(banker[:2]), cards, player[2].value if len(player) == 3 else None)
+
+
+def pure_nets(rules: DrawRules, spec: str) -> tuple[list[OptionPoint], dict[tuple[int, ...], tuple[int, dict[OptionPoint, list[int]]]]]:
+    """Every ordering of a small shoe dealt by the oracle (tests/oracles.py) under each pure strategy
+    of the player (1 draw, 0 stand at each of his option points) and each choice of the banker: per
+    player strategy, the net player wins of the coups that meet no banker choice, and per banker
+    option point met, the net when he stands and when he draws there."""
+    points = rules.option_points()
+    player_points = [point for point in points if point.side == "player"]
+    banker_points = {point for point in points if point.side == "banker"}
+    sequences = [([Card(RANK_OF_VALUE[value]) for value in values], count) for values, count in orderings(spec).items()]
+    strategies = {}
+    for pure in product((0, 1), repeat=len(player_points)):
+        base, cells = 0, {}
+        for cards, count in sequences:
+            nets = []
+            for banker_draws in (0, 1):
+                chosen = {point: Fraction(draw) for point, draw in zip(player_points, pure)} | {point: Fraction(banker_draws) for point in banker_points}
+                [(_, player, banker)] = deal_physically(cards, rules, chosen)
+                nets.append(count * sign(total(player), total(banker)))
+            met = banker_point(rules, player, banker)
+            if met in banker_points:
+                cells[met] = [a + b for a, b in zip(cells.get(met, [0, 0]), nets)]
+            else:
+                assert nets[0] == nets[1]
+                base += nets[0]
+        strategies[pure] = (base, cells)
+    return player_points, strategies
+
+
+def payoff_matrix(strategies: dict, reduce: bool) -> list[list[int]]:
+    """The player's net over every pure strategy pair (rows: the player's, columns: the banker's
+    choice at each option point met); ``reduce`` keeps one choice where it is at least as good for
+    the banker against every row (which keeps the value)."""
+    cells = sorted({cell for _, nets in strategies.values() for cell in nets}, key=str)
+    options = []
+    for cell in cells:
+        stand, draw = ([nets.get(cell, [0, 0])[b] for _, nets in strategies.values()] for b in (0, 1))
+        options.append((0,) if reduce and all(s <= d for s, d in zip(stand, draw)) else (1,) if reduce and all(d <= s for s, d in zip(stand, draw))
+                       else (0, 1))
+    return [[base + sum(nets.get(cell, [0, 0])[b] for cell, b in zip(cells, column)) for column in product(*options)]
+            for base, nets in strategies.values()]
+
+
+def solve_square(matrix: list[list[Fraction]], rhs: list[Fraction]) -> list[Fraction] | None:
+    """Gauss-Jordan elimination over Fractions; None when the system is singular."""
+    rows = [[Fraction(value) for value in row] + [Fraction(right)] for row, right in zip(matrix, rhs)]
+    for column in range(len(rows)):
+        pivot = next((i for i in range(column, len(rows)) if rows[i][column]), None)
+        if pivot is None:
+            return None
+        rows[column], rows[pivot] = rows[pivot], rows[column]
+        rows[column] = [value / rows[column][column] for value in rows[column]]
+        for i in range(len(rows)):
+            if i != column and rows[i][column]:
+                factor = rows[i][column]
+                rows[i] = [a - factor * b for a, b in zip(rows[i], rows[column])]
+    return [row[-1] for row in rows]
+
+
+def matrix_value(matrix: list[list[int]]) -> Fraction:
+    """The value of a zero-sum matrix game (the rows maximise) by enumerating support pairs: the
+    best guarantee among the row mixes on s rows that equalise s columns (every vertex of the
+    linear program is one)."""
+    best = None
+    for size in range(1, len(matrix) + 1):
+        for support in combinations(range(len(matrix)), size):
+            for active in combinations(range(len(matrix[0])), size):
+                solved = solve_square([[Fraction(matrix[i][j]) for i in support] + [Fraction(-1)] for j in active] + [[Fraction(1)] * size + [Fraction(0)]],
+                                      [Fraction(0)] * size + [Fraction(1)])
+                if solved is None or min(solved[:size]) < 0:
+                    continue
+                mix, value = solved[:size], solved[size]
+                if all(sum(p * matrix[i][j] for p, i in zip(mix, support)) >= value for j in range(len(matrix[0]))):
+                    best = value if best is None else max(best, value)
+    assert best is not None
+    return best
+
+
+def point_key(point: OptionPoint) -> object:
+    return point.cards if point.cards is not None else point.total
+
+
+def banker_option(banker: object, third: object) -> OptionPoint:
+    """The option point of a cell of a solution: the banker's total or two cards, and the player's third card or "stood"."""
+    seen = None if third == "stood" else third
+    return OptionPoint("banker", banker, None, seen) if isinstance(banker, int) else OptionPoint("banker", sum(banker) % 10, banker, seen)
+
+
+def against_brute_force(rules: DrawRules, spec: str, reduce: bool) -> Solution:
+    """The solver's value is the brute-force matrix game's (by support enumeration), and its
+    strategies hold every pure strategy of the other side to it."""
+    player_points, strategies = pure_nets(rules, spec)
+    count = sum(orderings(spec).values())
+    matrix = payoff_matrix(strategies, reduce)
+    value = matrix_value(matrix)
+    found = solve(rules, Shoe.parse(spec))
+    assert found.certificate.holds and found.value * count == value
+    weights = {}
+    for pure in strategies:
+        weights[pure] = Fraction(1)
+        for point, draw in zip(player_points, pure):
+            share = found.player[point_key(point)]
+            weights[pure] *= share if draw else 1 - share
+    cells = {cell for _, nets in strategies.values() for cell in nets}
+    guarantee = sum(weights[pure] * base for pure, (base, _) in strategies.items()) + sum(
+        min(sum(weights[pure] * nets.get(cell, [0, 0])[b] for pure, (_, nets) in strategies.items()) for b in (0, 1)) for cell in cells)
+    assert guarantee == value
+    draws = {banker_option(banker, third): draw for banker, third, draw in found.banker}
+    assert max(base + sum((1 - draws[cell]) * nets[0] + draws[cell] * nets[1] for cell, nets in cell_nets.items())
+               for base, cell_nets in strategies.values()) == value
+    return found
+
+
+def test_player_choosing_on_4_against_every_pure_strategy() -> None:
+    """Model A with the player free on 4 as well as 5: on this shoe he mixes on 4."""
+    found = against_brute_force(A_ON_4, "A=4,5=2,9=1", reduce=True)
+    assert found.player == {4: Fraction(1, 4), 5: 0} and found.model == A_ON_4.name
+
+
+def test_banker_choosing_where_punto_banco_fixes_against_every_pure_strategy() -> None:
+    """The house tableau (Punto Banco but four banker options): the 2 x 16 game written out in full;
+    the banker mixes at 3 vs 9."""
+    found = against_brute_force(HOUSE, "K=1,A=1,2=1,3=2,4=1,8=1,9=1", reduce=False)
+    assert found.player == {5: Fraction(5, 14)} and mixes(found) == [(3, 9, Fraction(1, 7))]
+
+
+def test_rules_file_with_two_player_options_is_solved_and_certified(run, tmp_path) -> None:
+    """`chemin-de-fer --rules FILE`: the house tableau with the player free on 4 too, a 4 x 16 game
+    written out in full."""
+    spec = "K=1,A=1,3=1,4=2,7=1,9=1"
+    found = against_brute_force(HOUSE_ON_4, spec, reduce=False)
+    assert found.player == {4: Fraction(3, 4), 5: 1}
+    rules_file = tmp_path / "house.toml"
+    rules_file.write_text(rules_toml(HOUSE_ON_4))
+    code, out, err = run("chemin-de-fer", "--rules", str(rules_file), "--shoe", spec, "--format", "json")
+    assert (code, err) == (0, "")
+    record = json.loads(out)
+    assert record["certificate"]["holds"] and record["value"] == str(found.value) and record["player"] == {"4": "3/4", "5": "1"}
+    assert record["model"] == HOUSE_ON_4.name and len(record["banker"]) == 4
+
+
+def test_a_model_given_as_rules_is_the_model(run) -> None:
+    """--rules chemin_de_fer_a is --model A (the infinite deck its default too); a copy of model A's
+    rules under another name has its solution."""
+    assert run("chemin-de-fer", "--rules", "chemin_de_fer_a", "--decks", "1", "--format", "json") == run(
+        "chemin-de-fer", "--model", "a", "--decks", "1", "--format", "json")
+    assert run("chemin-de-fer", "--rules", "chemin_de_fer_a") == run("chemin-de-fer", "--model", "A")
+    copied, model = solve(A_DRAWS_ON_4, Shoe.decks(1)), solution("A", 1)
+    assert (copied.model, copied.value, copied.player, copied.banker) == (A_DRAWS_ON_4.name, model.value, model.player, model.banker)
+
+
+def test_the_option_on_4_forced() -> None:
+    """With replacement drawing on 4 is optimal, so the option adds nothing: Kemeny and Snell's value
+    (test_kemeny_snell) and strategies; standing there instead is worse. On one deck the option's
+    solution, and model A's with the option forced to draw by a policy, played through the plain
+    enumerator give their values."""
+    free, stands = solve(A_ON_4, Shoe.infinite()), solve(A_STANDS_ON_4, Shoe.infinite())
+    assert free.value == Fraction(-679568, 53094899) and free.player == {4: 1, 5: Fraction(9, 11)}
+    assert mixes(free) == [(6, "stood", Fraction(859, 2288))] and stands.value < free.value
+    shoe, player_bet = shoe_of_decks(1), catalog()["player"]
+    one_deck = solve(A_ON_4, shoe)
+    model = solution("A", 1)
+    forced = Policy(optimal_policy(model).entries + (("player_on_4", Fraction(1)),))
+    for rules, policy, value in ((A_ON_4, optimal_policy(one_deck), one_deck.value), (A_ON_4, forced, model.value)):
+        result = analyze(shoe, [player_bet], rules, policy=policy, engine=PlainEngine())
+        assert result.bets[0].expected_value == value
+    assert one_deck.value >= model.value
+
+
+def test_house_tableau_reaches_model_a() -> None:
+    """Model A's optimal banker plays the house tableau at its fixed cells, so fewer options cost
+    him nothing here: the house tableau's value and mixes are model A's."""
+    for decks in (1, "inf"):
+        house, model = solve(HOUSE, shoe_of_decks(decks)), solution("A", decks)
+        assert (house.value, house.player, mixes(house)) == (model.value, model.player, mixes(model))
+
+
+def test_optimal_policy_for_a_rules_file(run) -> None:
+    """--policy optimal solves the game of a rules file (at its commission, 5%) for the command's shoe."""
+    code, out, err = run("--rules", str(DOCS / "chemin-house.toml"), "--policy", "optimal", "--decks", "1", "--bets", "player", "--format", "json")
+    assert (code, err) == (0, "")
+    assert json.loads(out)["bets"]["player"]["expected_value"] == str(solve(HOUSE, Shoe.decks(1), ALPHA).value)
+
+
+NO_PLAYER_CHOICE = variant(CHEMIN_DE_FER_A, "banker only", "D D D D D D S S - -")
+EVERY_PLAYER_CHOICE = load_rules(rules_toml(CHEMIN_DE_FER_A).replace(PLAYER_ROW, '"C C C C C C C C - -"').replace(CHEMIN_DE_FER_A.name, "every choice")
+                                 .replace('player_sees = "total"', 'player_sees = "cards"'), "every choice")
+
+
+@pytest.mark.parametrize(("rules", "message"), [
+    ("punto_banco", "Punto Banco leaves the player no choice (no option point, C, of his): chemin de fer is solved as a game where both sides choose"),
+    ("baccarat_gold", "Baccarat Gold leaves the banker no choice (no option point, C, of his)"),
+    (NO_PLAYER_CHOICE, "banker only leaves the player no choice"),
+    (EVERY_PLAYER_CHOICE, "every choice gives the player 44 option points (information sets): chemin de fer is solved for at most 22"),
+])
+def test_rules_that_are_not_a_game_are_refused(rules: str | DrawRules, message: str, run, tmp_path) -> None:
+    if isinstance(rules, DrawRules):
+        path = tmp_path / "rules.toml"
+        path.write_text(rules_toml(rules))
+        rules = str(path)
+    code, out, err = run("chemin-de-fer", "--rules", rules)
+    assert (code, out) == (2, "") and len(err.splitlines()) == 1
+    assert err.startswith(f"baccarat-odds: error: {message}")
+    code, out, err = run("--rules", rules, "--policy", "optimal", "--decks", "1")
+    assert (code, out) == (2, "") and err.startswith(f"baccarat-odds: error: --policy optimal solves chemin de fer as a game: {message}")
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    ([], "give --model A|B2|B3 or --rules NAME|FILE (a chemin de fer rule set)"),
+    (["--model", "A", "--rules", "chemin_de_fer_a"], "give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)"),
+    (["--model", "A", "--policy", "player_on_5=draw"], "No such option '--policy'."),
+])
+def test_model_and_rules_are_one_choice(args: list[str], message: str, run) -> None:
+    assert run("chemin-de-fer", *args) == (2, "", f"baccarat-odds: error: {message}\n")
+
+
+def test_the_equilibrium_search_has_a_bound(monkeypatch) -> None:
+    monkeypatch.setattr(chemin, "MAX_SYSTEMS", 1)
+    with pytest.raises(InputError, match=r"^house tableau, the player choosing on 4 too: the exhaustive search of the equilibria would solve \d+ systems \(at most 1\)"):
+        solve(HOUSE_ON_4, Shoe.parse("K=1,A=1,2=2,4=1,6=1,8=1,9=1"), ALPHA)

@@ -1,19 +1,20 @@
 """Published counting results, checked by seeded simulations (statistically: within 3 standard errors of
 ours), and the simulation's per-shoe estimates checked against exact expectations coup by coup."""
 
+import json
 import math
 from fractions import Fraction
 
 import numpy as np
 import pytest
 
-from exact_odds.analysis import analyze
-from exact_odds.bets import catalog
-from exact_odds.policy import resolve
-from exact_odds.rules import PUNTO_BANCO
-from exact_odds.shoe import Shoe
-from exact_odds.simulate import Settings, deal_shoe, estimates, parse_tags, run
-from exact_odds.verify import Calculator, check, published_figures
+from exact_odds.engine.analysis import analyze
+from exact_odds.bets.bets import catalog
+from exact_odds.core.policy import resolve
+from exact_odds.core.rules import PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
+from exact_odds.studies.simulate import Settings, deal_shoe, estimates, parse_tags, run
+from exact_odds.studies.verify import Calculator, check, published_figures
 
 PUNTO = resolve(PUNTO_BANCO)
 SIMULATED = [figure for figure in published_figures() if figure.simulated]
@@ -73,7 +74,7 @@ def test_running_count_and_the_end_of_the_shoe():
     """A running count is the sum of the tags seen; with no coup after the cut card, the shoe ends with
     the coup in which it appears."""
     common = dict(shoe=Shoe.decks(1), shoes=1, seed=4, penetration=Fraction(3, 4), burn=False, tags=DRAGON_TAGS,
-                  bet_names=("dragon_7",), decisions=PUNTO)
+                  bets=("dragon_7",), decisions=PUNTO)
     compositions, _, true_counts = deal_shoe(Settings(**common), 0)
     running = deal_shoe(Settings(**common, running_count=True), 0)[2]
     tags = np.asarray(DRAGON_TAGS)
@@ -90,7 +91,17 @@ def test_verify_skips_simulations_unless_asked(run):
     code, _, err = run("verify", "--source", "Stephen How")
     assert code == 2 and "(4 simulation records: give --simulate)" in err
     code, out, _ = run("verify", "--bet", "dragon_7")
-    assert code == 0 and "3 simulation records not run (--simulate runs them)" in out
+    simulations = sum("shoes" in record for record in shipped_records() if record.get("bet") == "dragon_7")
+    assert simulations == 3
+    assert code == 0 and f"{simulations} simulation records not run (--simulate runs them)" in out.splitlines()
+
+
+def shipped_records() -> list[dict]:
+    """The shipped published-figures file, read as plain TOML."""
+    import tomllib
+    from importlib import resources
+
+    return tomllib.loads(resources.files("exact_odds").joinpath("data/published.toml").read_text(encoding="utf-8"))["figure"]
 
 
 RECORD = ('[[figure]]\nid = "x"\nmeasure = "count_bets_per_shoe"\nbet = "dragon_7"\ndecks = 8\ntags = "4=-1,5=-1,6=-1,7=-1,8=2,9=2"\n'
@@ -98,18 +109,31 @@ RECORD = ('[[figure]]\nid = "x"\nmeasure = "count_bets_per_shoe"\nbet = "dragon_
 
 
 def test_verify_runs_a_simulation_record(run, tmp_path):
+    """The record's estimate is that of the plain `simulate` with its settings (bets per shoe at a
+    true count of 4 or more); 5 lies within 3 standard errors of it, 50 does not."""
+    code, out, err = run("simulate", "--decks", "8", "--shoes", "200", "--seed", "2", "--penetration", "7/8", "--burn",
+                         "--count", "4=-1,5=-1,6=-1,7=-1,8=2,9=2", "--bets", "dragon_7", "--workers", "1", "--format", "json")
+    assert code == 0, err
+    bets_per_shoe = json.loads(out)["bets"]["dragon_7"]["by_true_count"]["4"]["bets_per_shoe"]
     path = tmp_path / "figures.toml"
     path.write_text(RECORD + 'value = "5"\n')
     code, out, _ = run("verify", "--simulate", "--data", str(path))
-    assert code == 0 and "simulated, 200 shoes" in out and " ± " in out
+    rows = [line.split() for line in out.splitlines()]
+    assert code == 0 and "simulated, 200 shoes, seed 2" in [line.strip() for line in out.splitlines()]
+    [row] = [row for row in rows if row[:1] == ["x"]]
+    assert row[:4] == ["x", "5", f"{bets_per_shoe}", "±"] and row[5:] == ["ok"] and abs(5 - bets_per_shoe) <= 3 * float(row[4])
     path.write_text(RECORD + 'value = "50"\n')
     code, out, _ = run("verify", "--simulate", "--data", str(path), "--format", "json")
-    assert code == 1 and '"verdict": "mismatch"' in out and '"standard_error"' in out
+    [record] = json.loads(out)["figures"]
+    simulated = record["simulated"]
+    assert code == 1 and record["verdict"] == "mismatch"
+    assert (simulated["value"], simulated["shoes"], simulated["seed"]) == (bets_per_shoe, 200, 2)
+    assert abs(50 - bets_per_shoe) > 3 * simulated["standard_error"]
 
 
 def test_perfect_information_ignores_a_count_threshold():
     """A perfect-information record may share a count's run (its tags and threshold): it still reads the bets made when EV > 0."""
-    from exact_odds.verify import load_figures
+    from exact_odds.studies.verify import load_figures
 
     text = RECORD.replace('measure = "count_bets_per_shoe"', 'measure = "perfect_gain_per_shoe"') + 'value = "0.3"\n'
     counted, perfect = load_figures(RECORD + 'value = "5"\n' + text.replace('id = "x"', 'id = "y"'), "test")

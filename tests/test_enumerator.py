@@ -8,11 +8,11 @@ from hypothesis import given
 from hypothesis import strategies as st
 from oracles import brute_force_outcomes
 
-from exact_odds.cards import RANKS, SUITS, Card
-from exact_odds.distribution import falling
-from exact_odds.enumerator import enumerate_cards, enumerate_coups
-from exact_odds.features import Granularity
-from exact_odds.shoe import Shoe
+from exact_odds.core.cards import RANKS, SUITS, Card
+from exact_odds.engine.distribution import falling
+from exact_odds.engine.enumerator import enumerate_cards, enumerate_coups
+from exact_odds.core.features import Granularity
+from exact_odds.core.shoe import Shoe
 
 # Ordered 6-card sequences, as published by the Wizard of Odds (copied at casinoexploit.com,
 # "Probabilities in 8deck / 6deck / 4deck Baccarat"): banker, player, tie.

@@ -4,18 +4,19 @@ from fractions import Fraction
 from itertools import product
 
 import numpy as np
+from conftest import assert_exact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds.analysis import PlainEngine, analyze
-from exact_odds.bets import catalog
-from exact_odds.distribution import INT64_SAFE
-from exact_odds.batch import batch_expectations
-from exact_odds.fast import FastEngine
-from exact_odds.tables import coup_table
-from exact_odds.policy import resolve
-from exact_odds.rules import PUNTO_BANCO
-from exact_odds.shoe import Shoe
+from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds.bets.bets import catalog
+from exact_odds.engine.distribution import INT64_SAFE
+from exact_odds.engine.batch import batch_expectations
+from exact_odds.engine.compiled import FastEngine
+from exact_odds.engine.store import coup_table
+from exact_odds.core.policy import resolve
+from exact_odds.core.rules import PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
 
 CATALOG = catalog()
 RANK_BETS = [bet for bet in CATALOG.values() if not bet.needs_suits]
@@ -24,6 +25,8 @@ RANK_BETS = [bet for bet in CATALOG.values() if not bet.needs_suits]
 def same_analysis(shoe, bets):
     fast = analyze(shoe, bets, engine=FastEngine())
     plain = analyze(shoe, bets, engine=PlainEngine())
+    assert_exact(fast)
+    assert_exact(plain)
     assert fast.outcomes == plain.outcomes and fast.total == plain.total
     for left, right in zip(fast.bets, plain.bets):
         assert left.rows == right.rows, left.bet.name
@@ -87,6 +90,7 @@ def test_batch_on_shoes_beyond_int64():
     shoes = np.array([[400] * 13, [399] * 13])
     batch = batch_expectations(shoes, [CATALOG["banker"], CATALOG["either_pair"]])
     one = analyze(Shoe((399,) * 13, None, "shoe"), [CATALOG["banker"], CATALOG["either_pair"]])
+    assert_exact(one)
     assert [batch.expected_value(1, result.bet.name) for result in one.bets] == [result.expected_value for result in one.bets]
 
 
@@ -103,5 +107,6 @@ def test_first_card_bets_on_a_huge_shoe_are_exact():
     both = 52 * 51 * (copies * (copies - 1)) ** 2 + 52 * copies * (copies - 1) * (copies - 2) * (copies - 3)
     wins = 2 * one_hand - both
     result = analyze(shoe, [CATALOG["perfect_pair"]]).bets[0]
+    assert_exact(result)
     assert result.total == draws
     assert result.expected_value == Fraction(25 * wins - (draws - wins), draws)

@@ -6,14 +6,14 @@ from fractions import Fraction
 
 import pytest
 
-from exact_odds.analysis import analyze
-from exact_odds.bets import catalog
-from exact_odds.policy import resolve
-from exact_odds.rules import PUNTO_BANCO
-from exact_odds.shoe import Shoe
+from exact_odds.engine.analysis import analyze
+from exact_odds.bets.bets import catalog
+from exact_odds.core.policy import resolve
+from exact_odds.core.rules import PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
 
 sympy = pytest.importorskip("sympy")
-from exact_odds.formulas import (  # noqa: E402
+from exact_odds.studies.formulas import (  # noqa: E402
     d,
     expectation_formulas,
     extremes,
@@ -71,7 +71,7 @@ def test_solving_for_deck_counts(formulas):
 
 
 def test_the_main_command_does_not_import_sympy():
-    code = "import sys; from exact_odds.cli import main\ntry:\n    main(['--decks', '8'])\nexcept SystemExit:\n    pass\nprint('sympy' in sys.modules, file=sys.stderr)"
+    code = "import sys; from exact_odds.cli.commands import main\ntry:\n    main(['--decks', '8'])\nexcept SystemExit:\n    pass\nprint('sympy' in sys.modules, file=sys.stderr)"
     completed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert completed.stderr.strip() == "False"
 

@@ -189,11 +189,39 @@ def ev_is(bet: str, value: Fraction) -> Callable:
     return check
 
 
-def huge_tie_pay_ev(out: str, cli) -> None:
-    """A tie paying 10^160 to 1: EV = P(tie) 10^160 - (1 - P(tie)), exactly."""
-    data = json.loads(out)
-    tie = Fraction(data["outcomes"]["tie"]["probability"])
-    assert Fraction(data["bets"]["my_huge"]["expected_value"]) == tie * 10**160 - (1 - tie)
+def tie_paying(bet: str, pay: int) -> Callable:
+    """One deck, a tie paying ``pay`` to 1: EV = P(tie) pay - (1 - P(tie)) exactly, P(tie) from the
+    plain invocation (`--decks 1 --format json`), whose outcomes and other bets are unchanged."""
+
+    def check(out: str, cli) -> None:
+        code, plain_out, err = cli("--decks", "1", "--format", "json")
+        assert code == 0, err
+        data, plain = json.loads(out), json.loads(plain_out)
+        assert data["outcomes"] == plain["outcomes"]
+        tie = Fraction(plain["outcomes"]["tie"]["probability"])
+        assert Fraction(data["bets"][bet]["expected_value"]) == tie * pay - (1 - tie)
+        for other in set(data["bets"]) - {bet}:
+            assert data["bets"][other] == plain["bets"][other], other
+
+    return check
+
+
+def dealt_natural_8_7(bet: str, result: str) -> Callable:
+    """The whole output of dealing 9S 5D 9H 2C with one bet of 100 that ends with ``result``."""
+
+    def check(out: str, cli) -> None:
+        width = max(len(bet), len("bet") + 2)
+        assert out.splitlines() == [
+            "player 9S 9H = 8; banker 5D 2C = 7",
+            "natural: both hands stand",
+            "player 8, banker 7: player wins",
+            "",
+            f"{'bet':{width}}  stake    result",
+            f"{'-' * width}  -------  {'-' * max(len(result), 8)}",
+            f"{bet:{width}}  100      {result}",
+        ], out
+
+    return check
 
 
 def player_wins(amount: str) -> Callable:
@@ -269,11 +297,11 @@ NUMBER_CASES = [
     pytest.param(["--tie-pays", "-1"], {}, REFUSE, id="tie-pays-minus-1"),
     pytest.param(["--tie-pays", "0"], {}, REFUSE, id="tie-pays-0"),
     pytest.param(["--tie-pays", "1_0"], {}, REFUSE, id="tie-pays-1_0"),
-    # The project's rule (exact_odds/parsing.py): only ASCII digits are digits.
+    # The project's rule (exact_odds/core/numbers.py): only ASCII digits are digits.
     pytest.param(["--tie-pays", "٣"], {}, REFUSE, id="tie-pays-arabic-3"),
     pytest.param(["--tie-pays", DIGITS_5000], {}, REFUSE, id="tie-pays-5000-digits"),
     pytest.param(["--decks", "1", "--tie-pays", "1" + "0" * 160, "--format", "json"], {},
-                 Answer(lambda out, cli: None, or_refuse=True), id="tie-pays-10^160"),
+                 Answer(tie_paying("tie", 10**160), or_refuse=True), id="tie-pays-10^160"),
     pytest.param(["--shoe", "A=6", "--remove", "K"], {}, REFUSE, id="remove-rank-not-in-shoe"),
     pytest.param(["--shoe", "9h=7", "--remove", "9s"], {}, REFUSE, id="remove-suit-not-in-shoe"),
     pytest.param(["--decks", "1", "--remove", "KS KS"], {}, REFUSE, id="remove-card-twice-from-1-deck"),
@@ -304,7 +332,7 @@ ANALYSE = ["--decks", "1", "--bets-file", "{tmp}/bets.toml", "--format", "json"]
 
 BETS_FILE_CASES = [
     pytest.param(ANALYSE + ["--bets", "my_huge"], {"bets.toml": bet_file("my_huge", TIE, "1" + "0" * 160)},
-                 Answer(huge_tie_pay_ev, or_refuse=True), id="pay-10^160"),
+                 Answer(tie_paying("my_huge", 10**160), or_refuse=True), id="pay-10^160"),
     pytest.param(ANALYSE + ["--bets", "my_huge"], {"bets.toml": bet_file("my_huge", TIE, DIGITS_5000)}, REFUSE,
                  id="pay-5000-digits"),
     pytest.param(ANALYSE + ["--bets", "my_bet"], {"bets.toml": '[[bet]]\nname = "my_bet"\npays = "1"\n'}, REFUSE,
@@ -321,8 +349,9 @@ BETS_FILE_CASES = [
     pytest.param(["--shoe", "9h=7", "--bets-file", "{tmp}/bets.toml", "--format", "json", "--bets", "always"],
                  {"bets.toml": bet_file("always", "true", "1")},
                  Answer(ev_is("always", Fraction(1))), id="when-true-on-an-all-tie-shoe"),
+    # Counted by hand: player 9 + 9 = 8 and banker 5 + 2 = 7, a natural; `true` wins at 1 to 1.
     pytest.param(["deal", "9S", "5D", "9H", "2C", "--bets", "always", "--bets-file", "{tmp}/bets.toml"],
-                 {"bets.toml": bet_file("always", "true", "1")}, Answer(lambda out, cli: None), id="deal-when-true"),
+                 {"bets.toml": bet_file("always", "true", "1")}, Answer(dealt_natural_8_7("always", "wins 100")), id="deal-when-true"),
     pytest.param(ANALYSE + ["--bets", "nested,tie"], {"bets.toml": bet_file("nested", "(" * 500 + TIE + ")" * 500, "8")},
                  Answer(same_ev_in_output("nested", "tie"), or_refuse=True), id="500-nested-parentheses"),
     pytest.param(ANALYSE + ["--bets", "nots,tie"], {"bets.toml": bet_file("nots", "not " * 10_000 + TIE, "8")},
@@ -349,8 +378,10 @@ BETS_FILE_CASES = [
                  {"bets.toml": bet_file("bare", "not not natural", "8")
                                + bet_file("explicit", "player_two_card_total >= 8 or banker_two_card_total >= 8", "8")},
                  Answer(same_ev_in_output("bare", "explicit")), id="not-not-boolean-feature"),
+    # The player's 9 + 9 = 8 is a natural: the bare feature holds, 8 to 1 on 100.
     pytest.param(["deal", "9S", "5D", "9H", "2C", "--decks", "1", "--bets-file", "{tmp}/bets.toml", "--bets", "bare"],
-                 {"bets.toml": bet_file("bare", "player_natural", "8")}, Answer(lambda out, cli: None), id="deal-bare-boolean-feature"),
+                 {"bets.toml": bet_file("bare", "player_natural", "8")}, Answer(dealt_natural_8_7("bare", "wins 800")),
+                 id="deal-bare-boolean-feature"),
     pytest.param(ANALYSE + ["--bets", "order"], {"bets.toml": bet_file("order", "winner < player")}, REFUSE,
                  id="order-winner-lt-player"),
     pytest.param(ANALYSE + ["--bets", "order"], {"bets.toml": bet_file("order", "player >= winner")}, REFUSE,
@@ -488,8 +519,26 @@ def figure(body: str) -> dict[str, str]:
 
 
 VERIFY = ["verify", "--data", "{tmp}/figures.toml"]
+
+
+def verified_ok(percent: str | None = None) -> Callable:
+    """The one record x matches; given ``percent``, its computed figure is that at the places
+    printed (the banker's 8-deck edge: 1.0579%, multiplayerbaccarat.com, as in test_analysis.py)."""
+
+    def check(out: str, cli) -> None:
+        lines = out.splitlines()
+        assert "1 figures: 1 as expected, 0 mismatch, 0 stale known-wrong marks" in lines, out
+        [row] = [line.split() for line in lines if line.split()[:1] == ["x"]]
+        assert row[-1] == "ok", out
+        if percent is not None:
+            places = len(percent.split(".")[1])
+            assert round(Fraction(row[2].removesuffix("%")), places) == Fraction(percent), row
+
+    return check
+
+
 VERIFY_CASES = [
-    pytest.param(VERIFY, figure(HOUSE_EDGE + "decks = 8\n"), Answer(lambda out, cli: None), id="valid-record-control"),
+    pytest.param(VERIFY, figure(HOUSE_EDGE + "decks = 8\n"), Answer(verified_ok("1.0579")), id="valid-record-control"),
     pytest.param(VERIFY, figure(HOUSE_EDGE + "decks = [8]\n"), REFUSE, id="decks-a-list"),
     pytest.param(VERIFY, figure(HOUSE_EDGE + 'decks = "8"\n'), REFUSE, id="decks-a-string"),
     pytest.param(VERIFY, figure(HOUSE_EDGE + "decks = true\n"), REFUSE, id="decks-true"),
@@ -542,7 +591,7 @@ VERIFY_CASES = [
                                 'source = "s"\nurl = "u"\ndecks = 1\n'), REFUSE, id="hand_pairs-with-a-coup-feature"),
     pytest.param(VERIFY, figure('id = "x"\nmeasure = "combinations"\nwhen = "banker_third_card == 3"\nhand_pairs = true\n'
                                 'value = "1"\nsource = "s"\nurl = "u"\ndecks = 1\n'), REFUSE, id="hand_pairs-with-a-third-card"),
-    pytest.param(VERIFY, figure(MATRIX_SIZE + 'decks = "any"\n'), Answer(lambda out, cli: None), id="matrix-size-control"),
+    pytest.param(VERIFY, figure(MATRIX_SIZE + 'decks = "any"\n'), Answer(verified_ok()), id="matrix-size-control"),
     *(pytest.param(VERIFY, figure(MATRIX_SIZE.replace('"2 x 2^484"', f'"{size}"') + 'decks = "any"\n'), REFUSE, id=f"matrix-size-{size}")
       for size in ("2x2^484", "2 X 2^484", "2 × 2^484", "2 x 2^0484", "3 x 2^484", "2 x 2^", "2 x 2^0", "2 x 2^1234567", "2 x 4^242",
                    "2 x 2^484 x 2", " 2 x 2^484", "2 x 2**484", "2 x 2^-1", "2 x 2^٤٨٤")),
@@ -573,9 +622,21 @@ def test_verify_data_files(cli, tmp_path, monkeypatch, args, files, expect):
 
 
 def test_verify_data_huge_deck_count_is_refused_or_answered(cli, tmp_path, monkeypatch):
-    """decks = 10^30 in a record: a count no shoe holds; refused, or answered quickly."""
-    run_case(cli, tmp_path, monkeypatch, VERIFY, figure(HOUSE_EDGE + "decks = 1000000000000000000000000000000\n"),
-             Answer(lambda out, cli: None, or_refuse=True))
+    """decks = 10^30 in a record: a count no shoe holds; refused, or answered quickly and exactly
+    (the banker's edge by the plain enumerator on that shoe; 1.06% at two places, as on the infinite deck)."""
+
+    def banker_edge_of_10_30_decks(out: str, cli) -> None:
+        from exact_odds.bets.bets import catalog
+        from exact_odds.core.shoe import Shoe
+        from exact_odds.engine.analysis import PlainEngine, analyze
+
+        [record] = json.loads(out)["figures"]
+        edge = -analyze(Shoe.decks(10**30), [catalog()["banker"]], engine=PlainEngine()).bets[0].expected_value
+        assert Fraction(record["computed"]) == edge
+        assert round(edge * 100, 2) == Fraction("1.06") and record["verdict"] == "ok"
+
+    run_case(cli, tmp_path, monkeypatch, VERIFY + ["--format", "json"], figure(HOUSE_EDGE + "decks = 1000000000000000000000000000000\n"),
+             Answer(banker_edge_of_10_30_decks, or_refuse=True))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -632,8 +693,24 @@ def test_deal(cli, tmp_path, monkeypatch, args):
 
 def test_deal_an_empty_card_argument(cli, tmp_path, monkeypatch):
     """`deal ""`: no card at all; refused, or the odds of a fresh coup (cards seen: none)."""
-    run_case(cli, tmp_path, monkeypatch, ["deal", "--decks", "1", ""], {},
-             Answer(lambda out, cli: None if "cards seen: none" in out else pytest.fail(out[:300]), or_refuse=True))
+    run_case(cli, tmp_path, monkeypatch, ["deal", "--decks", "1", ""], {}, Answer(fresh_one_deck_odds, or_refuse=True))
+
+
+def fresh_one_deck_odds(out: str, cli) -> None:
+    """The odds of a fresh coup: the outcomes and expectations of the plain `--decks 1 --format json`."""
+    code, plain_out, err = cli("--decks", "1", "--format", "json")
+    assert code == 0, err
+    plain = json.loads(plain_out)
+    head, outcomes, bets = out.rstrip("\n").split("\n\n")
+    assert head == "cards seen: none; drawing from 1 deck (52 cards) less those cards (52 left)", out
+    assert {name: row[1:3] for name, row in table_rows(outcomes).items()} == {
+        name: [f"{value['combinations']:,}", value["probability"]] for name, value in plain["outcomes"].items()}
+    assert {name: row[1] for name, row in table_rows(bets).items()} == {name: bet["expected_value"] for name, bet in plain["bets"].items()}
+
+
+def table_rows(table: str) -> dict[str, list[str]]:
+    """A plain table's rows below its heading and rule, by first cell (no cell holds a space)."""
+    return {line.split()[0]: line.split() for line in table.splitlines()[2:]}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -704,10 +781,13 @@ def test_export_never_writes_through_a_symlink_in_the_target(cli, tmp_path, monk
     if not force:
         assert_refused(code, out, err)
         assert snapshot(tmp_path) == before
+    elif code == 2:
+        assert err.startswith(ERROR_PREFIX)
+        assert snapshot(tmp_path) == before
     else:
-        assert code in (0, 2), err
-        if code == 2:
-            assert snapshot(tmp_path) == before
+        assert code == 0, err
+        assert not any(path.is_symlink() for path in target.iterdir())
+        assert snapshot(target) == plain_export(cli, tmp_path / "plain", EXPORT)
 
 
 def test_export_to_a_symlinked_folder_leaves_its_files_alone(cli, tmp_path, monkeypatch):
@@ -722,19 +802,32 @@ def test_export_to_a_symlinked_folder_leaves_its_files_alone(cli, tmp_path, monk
     assert sorted(entry.name for entry in tmp_path.iterdir()) == ["link", "real"]
 
 
-@pytest.mark.parametrize("decks", ["1-100000000", "0", "5-2", "-1", "1-", "-", "", ",", "²", "1_0", "1-" + DIGITS_5000,
-                                   "1,1,1", "inf-8"])
+def plain_export(cli, folder: Path, args: list[str]) -> dict[str, bytes | str]:
+    """What the plain invocation ``args --out folder`` writes."""
+    code, out, err = cli(*args, "--out", str(folder))
+    assert code == 0, err
+    return snapshot(folder)
+
+
+@pytest.mark.parametrize("decks", ["1-100000000", "0", "5-2", "-1", "1-", "-", "", ",", "²", "1_0", "1-" + DIGITS_5000, "inf-8"])
 def test_export_deck_lists(cli, tmp_path, monkeypatch, decks):
     """Refused at once (a long range must not start computing), nothing written."""
-    expect = REFUSE if decks != "1,1,1" else Answer(lambda out, cli: None, or_refuse=True)
-    args = ["export", "--decks", decks, "--no-formulas", "--no-chemin", "--bets", "banker", "--out", "{tmp}/results"]
-    if expect == REFUSE:
-        run_case(cli, tmp_path, monkeypatch, args, {}, REFUSE)
-    else:
-        monkeypatch.chdir(tmp_path)
-        code, out, err = cli(*(arg.replace("{tmp}", str(tmp_path)) for arg in args), seconds=10)
-        assert_clean_stderr(err)
-        assert code in (0, 2)
+    run_case(cli, tmp_path, monkeypatch, ["export", "--decks", decks, "--no-formulas", "--no-chemin", "--bets", "banker", "--out", "{tmp}/results"],
+             {}, REFUSE)
+
+
+def test_export_a_deck_count_given_three_times(cli, tmp_path, monkeypatch):
+    """`--decks 1,1,1`: refused with nothing written, or the very files of `--decks 1`."""
+    monkeypatch.chdir(tmp_path)
+    code, out, err = cli("export", "--decks", "1,1,1", "--no-formulas", "--no-chemin", "--bets", "banker", "--out", str(tmp_path / "results"),
+                         seconds=10)
+    assert_clean_stderr(err)
+    if code == 2:
+        assert err.startswith(ERROR_PREFIX)
+        assert list(tmp_path.iterdir()) == []
+        return
+    assert code == 0, err
+    assert snapshot(tmp_path / "results") == plain_export(cli, tmp_path / "plain", EXPORT)
 
 
 def test_export_long_deck_range_is_refused_fast(cli, tmp_path, monkeypatch):
@@ -870,7 +963,7 @@ def test_output_lost_midway_is_one_line_and_status_1(monkeypatch, capsys):
     the write fails midway. (Simulated in-process: how much a real pipe absorbs varies by system.)"""
     import io
 
-    from exact_odds.cli import main
+    from exact_odds.cli.commands import main
 
     class ClosedAfterOneLine(io.StringIO):
         def write(self, text):

@@ -19,19 +19,19 @@ import pytest
 from hypothesis import assume, event, given, settings
 from hypothesis import strategies as st
 
-from exact_odds.bets import main_bets
-from exact_odds.cards import POINT_VALUES, RANKS, Card
-from exact_odds.chemin import optimal_policy, solve
-from exact_odds.cli import Options
-from exact_odds.coup import STOOD, play_coup
-from exact_odds.dealing import deal_report
-from exact_odds.enumerator import enumerate_coups
+from exact_odds.bets.bets import main_bets
+from exact_odds.core.cards import POINT_VALUES, RANKS, Card
+from exact_odds.games.chemin import optimal_policy, solve
+from exact_odds.cli.commands import Options
+from exact_odds.core.coup import STOOD, play_coup
+from exact_odds.studies.dealing import deal_report
+from exact_odds.engine.enumerator import enumerate_coups
 from exact_odds.errors import InputError
-from exact_odds.features import NOT_DEALT
-from exact_odds.policy import Policy, choices, resolve
-from exact_odds.rules import (BACCARAT_GOLD, CHEMIN_DE_FER_A, CHEMIN_DE_FER_B2, CHEMIN_DE_FER_B3, PUNTO_BANCO, DrawRules,
+from exact_odds.core.features import NOT_DEALT
+from exact_odds.core.policy import Policy, choices, resolve
+from exact_odds.core.rules import (BACCARAT_GOLD, CHEMIN_DE_FER_A, CHEMIN_DE_FER_B2, CHEMIN_DE_FER_B3, PUNTO_BANCO, DrawRules,
                               compositions)
-from exact_odds.shoe import Shoe
+from exact_odds.core.shoe import Shoe
 
 ERROR_PREFIX = "baccarat-odds: error: "
 OUTCOMES = ("banker", "player", "tie")

@@ -8,17 +8,18 @@ from math import prod
 
 import numpy as np
 import pytest
+from conftest import assert_exact
 
-from exact_odds.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine, analyze
-from exact_odds.batch import batch_expectations
-from exact_odds.bets import catalog
-from exact_odds.cards import Card, parse_cards
-from exact_odds.enumerator import enumerate_cards
+from exact_odds.engine.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine, analyze
+from exact_odds.engine.batch import batch_expectations
+from exact_odds.bets.bets import catalog
+from exact_odds.core.cards import Card, parse_cards
+from exact_odds.engine.enumerator import enumerate_cards
 from exact_odds.errors import InputError
-from exact_odds.fast import FastEngine
-from exact_odds.features import Granularity
-from exact_odds.shoe import Shoe
-from exact_odds.verify import Calculator, Figure, load_figures
+from exact_odds.engine.compiled import FastEngine
+from exact_odds.core.features import Granularity
+from exact_odds.core.shoe import Shoe
+from exact_odds.studies.verify import Calculator, Figure, load_figures
 
 CATALOG = catalog()
 RANK_BETS = [CATALOG[name] for name in ("banker", "player", "tie", "player_pair", "either_pair", "dragon_7")]
@@ -32,6 +33,8 @@ def same_analysis(shoe: Shoe, bets: list) -> None:
     """The compiled evaluator and the plain recursive enumerator agree on every figure; the coups
     sum to every ordered 6-card sequence."""
     fast, plain = analyze(shoe, bets), analyze(shoe, bets, engine=PlainEngine())
+    assert_exact(fast)
+    assert_exact(plain)
     assert fast.outcomes == plain.outcomes
     assert fast.total == plain.total == sum(fast.outcomes.values()) == falling(shoe.size, 6)
     for left, right in zip(fast.bets, plain.bets):
@@ -60,6 +63,7 @@ def test_a_pair_on_a_huge_shoe_by_formula():
     size = sum(counts)
     pairs = sum(count * (count - 1) for count in counts)
     result = analyze(Shoe(counts, None, "lopsided"), [CATALOG["player_pair"]]).bets[0]
+    assert_exact(result)
     assert [(row.combinations, row.total) for row in result.rows] == [(pairs, size * (size - 1)), (size * (size - 1) - pairs, size * (size - 1))]
     assert result.expected_value == Fraction(12 * pairs, size * (size - 1)) - 1  # pays 11 to 1
 
@@ -78,6 +82,7 @@ def test_numpy_integers_are_taken_as_integers():
     assert all(type(count) is int for count in shoe.rank_counts)
     assert shoe == Shoe((2**59,) * 13, None, "numpy counts")
     result = analyze(shoe, [CATALOG["banker"]], engine=PlainEngine())
+    assert_exact(result)
     assert result.total == falling(13 * 2**59, 6)
     assert result.outcomes == analyze(Shoe.decks(2**57), [CATALOG["banker"]]).outcomes
 
@@ -135,10 +140,20 @@ def test_what_a_coup_in_progress_leaves_is_still_a_shoe(run):
     assert re.findall(r"^(banker|player|tie) +(\d+) +(\d+) ", out, flags=re.MULTILINE) == [("banker", "0", "0"), ("player", "2", "1"), ("tie", "0", "0")]
 
 
-@pytest.mark.parametrize("cards", ["K", ["K"], 5, None])
+@pytest.mark.parametrize("cards", [5, None, [5], ["K", 2.0], b"K"])
 def test_remove_takes_cards(cards):
-    with pytest.raises(InputError, match="Shoe.remove takes cards"):
+    with pytest.raises(InputError, match=r"Shoe.remove takes card text \("):
         Shoe.decks(1).remove(cards)
+
+
+@pytest.mark.parametrize("cards", ["5h K 9d", ["5h", "K 9d"], [Card("5", "H"), "K", Card("9", "D")], ("5H", "k", "9D")])
+def test_remove_takes_card_text_as_people_write_it(cards):
+    assert Shoe.decks(1).remove(cards) == Shoe.decks(1).remove(parse_cards("5H K 9D"))
+
+
+def test_remove_refuses_card_text_it_cannot_read():
+    with pytest.raises(InputError, match="unknown card 'Z9'"):
+        Shoe.decks(1).remove("5h Z9")
 
 
 def test_remove_takes_a_list_of_cards():
@@ -199,6 +214,8 @@ def test_the_infinite_deck_through_both_engines():
     pair (a hand of one rank and suit, 1/52 each) wins 103 of 2704 times at 25 to 1: -1/104."""
     bets = [CATALOG[name] for name in ("banker", "player_pair", "dragon_7", "perfect_pair")]
     fast, plain = analyze(Shoe.infinite(), bets), analyze(Shoe.infinite(), bets, engine=PlainEngine())
+    assert_exact(fast)
+    assert_exact(plain)
     assert fast.outcomes == plain.outcomes and [result.rows for result in fast.bets] == [result.rows for result in plain.bets]
     pair, perfect = fast.bets[1], fast.bets[3]
     assert [(row.combinations, row.total) for row in pair.rows] == [(13, 169), (156, 169)]
@@ -261,22 +278,22 @@ def test_hand_pairs_counts_unordered_hand_pairs():
 
 @pytest.mark.parametrize("arguments", [("Z",), ("a",), ("A", "X"), ("10", "S")])
 def test_a_card_is_checked_when_made(arguments):
-    from exact_odds.cards import Card
+    from exact_odds.core.cards import Card
 
     with pytest.raises(InputError, match="unknown (rank|suit)"):
         Card(*arguments)
 
 
 def test_chemin_de_fer_refuses_a_shoe_too_small_for_a_coup():
-    from exact_odds.chemin import solve
+    from exact_odds.games.chemin import solve
 
     with pytest.raises(InputError, match="holds 3 cards; a coup needs a shoe of at least 6"):
         solve("A", Shoe((1, 1, 1) + (0,) * 10, None, "tiny"))
 
 
 def test_a_policy_inside_decisions_and_beside_them_is_refused():
-    from exact_odds.policy import Policy, decisions_of, resolve
-    from exact_odds.rules import BACCARAT_GOLD
+    from exact_odds.core.policy import Policy, decisions_of, resolve
+    from exact_odds.core.rules import BACCARAT_GOLD
 
     with pytest.raises(InputError, match="either inside the decisions or as policy="):
         decisions_of(resolve(BACCARAT_GOLD, Policy.parse("player_on_5=draw")), "player_on_5=stand")

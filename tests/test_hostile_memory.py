@@ -1,5 +1,5 @@
 """Issue 18, class 7 (memory): conditions that compare card slots, counted by the pattern of the
-slots' point values and split into classes (exact_odds.tables.slot_distribution), against every
+slots' point values and split into classes (exact_odds.engine.tables.slot_distribution), against every
 ordering of the physical cards of small suited shoes."""
 
 from collections import Counter
@@ -10,15 +10,15 @@ import numpy as np
 import pytest
 from oracles import brute_force_expectations, coup_features, deal_physically, feature_tally, physical_cards, settle
 
-from exact_odds import tables
-from exact_odds.analysis import PlainEngine, analyze, by_feature
-from exact_odds.bets import catalog, load_bets
-from exact_odds.cards import SUITS, parse_card
-from exact_odds.conditions import parse_condition
-from exact_odds.features import SLOTS, Columns, Granularity
-from exact_odds.policy import Policy, resolve
-from exact_odds.rules import BACCARAT_GOLD, PUNTO_BANCO
-from exact_odds.shoe import Shoe
+from exact_odds.engine import tables
+from exact_odds.engine.analysis import PlainEngine, analyze, by_feature
+from exact_odds.bets.bets import catalog, load_bets
+from exact_odds.core.cards import SUITS, parse_card
+from exact_odds.bets.conditions import parse_condition
+from exact_odds.core.features import SLOTS, Columns, Granularity
+from exact_odds.core.policy import Policy, resolve
+from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
 
 CONDITIONS = [  # slots compared by suit, colour or rank, third cards (which may not be dealt) among them
     "player_card1_suit == banker_card3_suit",
@@ -126,7 +126,7 @@ def test_suits_of_two_slots_on_eight_decks_by_hand():
     values): given the values, two cards of different values share a suit with probability 1/4, two
     of one value v with n_v cards (n_v / 4 of each suit) with probability (n_v / 4 - 1) / (n_v - 1)."""
     shoe = Shoe.decks(8)
-    by_value = tables.coup_table(resolve(PUNTO_BANCO), tables.tracked_key(dict.fromkeys(("player_card1", "banker_card3"), Granularity.VALUE))).distribution(shoe)
+    by_value = tables.build_coup_table(resolve(PUNTO_BANCO), tables.tracked_key(dict.fromkeys(("player_card1", "banker_card3"), Granularity.VALUE))).distribution(shoe)
     first, third = (by_value.columns[f"{slot}_value"].tolist() for slot in ("player_card1", "banker_card3"))
     cards = shoe.value_counts
     share = sum((count * (Fraction(1, 4) if one != other else Fraction(cards[one] // 4 - 1, cards[one] - 1))

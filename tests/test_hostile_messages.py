@@ -23,10 +23,10 @@ import click
 import numpy as np
 import pytest
 
-from exact_odds.batch import batch_expectations
-from exact_odds.bets import Bet, Payout, catalog, load_bets
-from exact_odds.cards import RANKS, Card
-from exact_odds.parallel import local_executor
+from exact_odds.engine.batch import batch_expectations
+from exact_odds.bets.bets import Bet, Payout, catalog, load_bets
+from exact_odds.core.cards import RANKS, Card
+from exact_odds.studies.parallel import local_executor
 from oracles import brute_force_expectations, feature_tally
 
 ERROR = "baccarat-odds: error: "

@@ -16,10 +16,10 @@ import click
 import pytest
 
 import exact_odds
-from exact_odds.cli import cli
-from exact_odds.files import FileTarget, FolderTarget
-from exact_odds.simulate import Estimate
-from exact_odds.verify import Check, parse_printed, published_figures, verify_report
+from exact_odds.cli.commands import cli
+from exact_odds.output.files import FileTarget, FolderTarget
+from exact_odds.studies.simulate import Estimate
+from exact_odds.studies.verify import Check, parse_printed, published_figures, verify_report
 
 PACKAGE = Path(exact_odds.__file__).parent
 WIDTH = 120
@@ -104,10 +104,10 @@ def test_published_notes_name_no_file_that_is_not_shipped():
 
 def test_the_file_name_search_finds_what_the_old_notes_named():
     """The search of the test above, on the references the notes held before issue 18."""
-    old = ('(recorded in counts.md, not here)', 'research check (/work/research/check_apx3.py, exact', 'see exact_odds/chemin.py',
+    old = ('(recorded in counts.md, not here)', 'research check (/work/research/check_apx3.py, exact', 'see exact_odds/games/chemin.py',
            'http://www.casinoexploit.com/baccarat.html', 'mirror internetradiomercedes.com/games/baccarat/counting-lucky-6.')
     assert [FILE_NAME.findall(URL.sub(" ", text)) for text in old] == [["counts.md"], ["/work/research/check_apx3.py"],
-                                                                        ["exact_odds/chemin.py"], [], []]
+                                                                        ["exact_odds/games/chemin.py"], [], []]
 
 
 # ---------------------------------------------------------------------------------------------

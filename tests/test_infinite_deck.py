@@ -2,11 +2,13 @@
 
 from fractions import Fraction
 
-from exact_odds.analysis import PlainEngine, analyze
-from exact_odds.bets import catalog
-from exact_odds.cards import RANKS, Card
-from exact_odds.coup import play_coup
-from exact_odds.shoe import Shoe
+from conftest import assert_exact
+
+from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds.bets.bets import catalog
+from exact_odds.core.cards import RANKS, Card
+from exact_odds.core.coup import play_coup
+from exact_odds.core.shoe import Shoe
 
 # Published (issue 6; Yui-Bin Chen's figures to 4 decimals): banker, player, tie.
 INFINITE_DECK = {"banker": Fraction(2212744, 4826809), "player": Fraction(2153464, 4826809), "tie": Fraction(460601, 4826809)}
@@ -31,6 +33,7 @@ def with_replacement_outcomes() -> dict[str, Fraction]:
 
 def test_infinite_deck_main_outcomes():
     result = analyze(Shoe.infinite(), [catalog()["banker"]])
+    assert_exact(result)
     assert {name: result.probability(name) for name in INFINITE_DECK} == INFINITE_DECK
     assert result.total == 13**6
 
@@ -46,6 +49,8 @@ def test_both_engines_agree_on_the_infinite_deck():
     bets = [bet for bet in catalog().values() if not any(slot.startswith("counted:") for slot in bet.card_slots)]
     fast = analyze(Shoe.infinite(), bets)
     plain = analyze(Shoe.infinite(), bets, engine=PlainEngine())
+    assert_exact(fast)
+    assert_exact(plain)
     assert [result.expected_value for result in fast.bets] == [result.expected_value for result in plain.bets]
     pair = next(result for result in fast.bets if result.bet.name == "player_pair")
     assert pair.expected_value == Fraction(12, 13) - 1

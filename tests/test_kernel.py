@@ -5,23 +5,26 @@ simulation byte for byte with and without the kernel."""
 import json
 import os
 import shutil
+import subprocess
+import sys
 from contextlib import contextmanager
 from math import prod
+from pathlib import Path
 
 import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds import kernel
-from exact_odds.analysis import PlainEngine, analyze
-from exact_odds.batch import batch_expectations
-from exact_odds.bets import catalog
-from exact_odds.cli import main
-from exact_odds.fast import FastEngine
-from exact_odds.distribution import FLOAT_EXACT
-from exact_odds.kernel import INT64_BOUND, INT128_BOUND, Entries, weigh
-from exact_odds.shoe import Shoe
+from exact_odds.engine import kernel
+from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds.engine.batch import batch_expectations
+from exact_odds.bets.bets import catalog
+from exact_odds.cli.commands import main
+from exact_odds.engine.compiled import FastEngine
+from exact_odds.engine.distribution import FLOAT_EXACT
+from exact_odds.engine.kernel import INT64_BOUND, INT128_BOUND, Entries, weigh
+from exact_odds.core.shoe import Shoe
 
 CATALOG = catalog()
 RANK_BETS = [bet for bet in CATALOG.values() if not bet.needs_suits]
@@ -172,3 +175,17 @@ def test_simulation_is_byte_identical_without_the_kernel(monkeypatch, capsys):
         outputs.append(capsys.readouterr().out)
     assert outputs[0] == outputs[1]
     assert json.loads(outputs[0])["shoes_completed"] == 12
+
+
+def test_the_source_folder_without_its_kernel_warns_once(tmp_path):
+    """Python started in a clone after a plain `pip install .` imports the folder, which has no built
+    kernel: a warning says so (once), and --version names the numpy path."""
+    source = Path(kernel.__file__).parent.parent
+    shutil.copytree(source, tmp_path / "exact_odds", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    code = "import exact_odds.engine.kernel as k; print(k.kernel_info())"
+    done = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, cwd=tmp_path,
+                          env={key: value for key, value in os.environ.items() if key != "EXACT_ODDS_KERNEL"})
+    assert done.returncode == 0, done.stderr
+    assert done.stderr.count("RuntimeWarning: exact_odds is imported from") == 1
+    assert f"imported from {tmp_path} without its compiled kernel" in done.stderr
+    assert done.stdout.startswith("numpy path (the C extension was not built")

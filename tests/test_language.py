@@ -11,14 +11,14 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import brute_force_expectations, coup_features, deal_physically, physical_cards
 
-from exact_odds.analysis import PlainEngine, analyze, by_feature
-from exact_odds.bets import catalog, load_bets
-from exact_odds.conditions import parse_condition
-from exact_odds.features import Columns
-from exact_odds.cards import RANKS, SUITS, Card, parse_card
-from exact_odds.policy import resolve
-from exact_odds.rules import PUNTO_BANCO
-from exact_odds.shoe import Shoe
+from exact_odds.engine.analysis import PlainEngine, analyze, by_feature
+from exact_odds.bets.bets import catalog, load_bets
+from exact_odds.bets.conditions import parse_condition
+from exact_odds.core.features import Columns
+from exact_odds.core.cards import RANKS, SUITS, Card, parse_card
+from exact_odds.core.policy import resolve
+from exact_odds.core.rules import PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
 
 NEW_BETS = load_bets("""
 [[bet]]

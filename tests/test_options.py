@@ -5,13 +5,13 @@ from collections import Counter
 from fractions import Fraction
 
 import pytest
-from oracles import brute_force_expectations
+from oracles import brute_force_expectations, completion_totals, values_left
 
-from exact_odds.analysis import PlainEngine, analyze
-from exact_odds.bets import load_bets
-from exact_odds.cards import Card, parse_cards
-from exact_odds.distribution import falling
-from exact_odds.shoe import Shoe
+from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds.bets.bets import load_bets
+from exact_odds.core.cards import Card, parse_cards
+from exact_odds.engine.distribution import falling
+from exact_odds.core.shoe import Shoe
 
 THIRD_CARD_KING = """
 [[bet]]
@@ -24,19 +24,19 @@ pays = [ { when = "player_card3_rank == K", pays = "20", event = "player draws a
 def test_shoe_options_before_deal_take_effect(run):
     """Regression: `--decks 1 deal 9S 5D` once dealt from 8 decks."""
     code, out, _ = run("--decks", "1", "deal", "9S", "5D")
-    assert code == 0 and "drawing from 1 deck (52 cards) less those cards (50 left)" in out
+    assert code == 0 and out.splitlines()[0] == "cards seen: 9S 5D; drawing from 1 deck (52 cards) less those cards (50 left)"
     assert run("--decks", "1", "deal", "9S", "5D") == run("deal", "9S", "5D", "--decks", "1")
 
 
 def test_commission_reaches_deal(run):
     """Regression: `--commission 4 deal ...` once paid the banker 95."""
     code, out, _ = run("--commission", "4", "deal", "4C", "AD", "KS", "2H", "8C", "--stake", "100")
-    assert code == 0 and "banker  100      wins 96" in out
+    assert code == 0 and "banker  100      wins 96" in out.splitlines()  # 100 at 1:1 less 4%
 
 
 def test_tie_pays_reaches_deal(run):
     code, out, _ = run("deal", "7S", "3D", "KH", "4C", "--tie-pays", "9")
-    assert code == 0 and "tie     100      wins 900" in out
+    assert code == 0 and "tie     100      wins 900" in out.splitlines()  # 7-7, 100 at 9 to 1
 
 
 def test_shoe_options_before_eor_take_effect(run):
@@ -110,18 +110,29 @@ def user_bets(tmp_path):
 
 
 def test_user_bets_reach_eor_formula_export_and_verify(tmp_path, run, user_bets):
+    """Each command's figure of the user's bet is the plain enumerator's (one deck; the formula at
+    d = 1 and its limit, the infinite deck)."""
+    import sympy
+
+    bet = list(load_bets(BANKER_SEVEN, "t").values())
+    exact = analyze(Shoe.decks(1), bet, engine=PlainEngine()).bets[0].house_edge
     code, out, _ = run("eor", "--decks", "1", "--bets-file", user_bets, "--bets", "banker_seven", "--format", "json")
-    assert code == 0 and "banker_seven" in json.loads(out)["bets"]
+    bets = json.loads(out)["bets"]
+    assert code == 0 and list(bets) == ["banker_seven"] and Fraction(bets["banker_seven"]["expected_value"]) == -exact
     code, out, _ = run("formula", "--bets-file", user_bets, "--bets", "banker_seven", "--format", "json")
-    assert code == 0 and "banker_seven" in json.loads(out)["bets"]
+    bets = json.loads(out)["bets"]
+    assert code == 0 and list(bets) == ["banker_seven"]
+    assert Fraction(str(sympy.sympify(bets["banker_seven"]["house_edge"]).subs("d", 1))) == exact
+    assert Fraction(bets["banker_seven"]["limit"]) == analyze(Shoe.infinite(), bet, engine=PlainEngine()).bets[0].house_edge
     code, out, _ = run("export", "--bets-file", user_bets, "--bets", "banker,banker_seven", "--decks", "1", "--out", str(tmp_path / "out"), "--no-formulas", "--no-chemin")
-    assert code == 0 and "banker_seven" in (tmp_path / "out" / "decks-1.json").read_text()
-    exact = analyze(Shoe.decks(1), list(load_bets(BANKER_SEVEN, "t").values())).bets[0].house_edge
+    bets = json.loads((tmp_path / "out" / "decks-1.json").read_text(encoding="utf-8"))["bets"]
+    assert code == 0 and list(bets) == ["banker", "banker_seven"] and Fraction(bets["banker_seven"]["house_edge"]) == exact
     figures = tmp_path / "figures.toml"
     figures.write_text(f'[[figure]]\nid = "mine"\nmeasure = "house_edge"\nbet = "banker_seven"\ndecks = 1\n'
                        f'value = "{float(exact * 100):.3f}%"\nsource = "me"\nurl = "here"\n')
     code, out, _ = run("verify", "--data", str(figures), "--bets-file", user_bets)
-    assert code == 0 and "1 figures: 1 as expected" in out
+    assert code == 0 and "1 figures: 1 as expected, 0 mismatch, 0 stale known-wrong marks" in out.splitlines()
+    assert [line.split()[-1] for line in out.splitlines() if line.split()[:1] == ["mine"]] == ["ok"]
 
 
 def test_bets_file_alone_adds_its_bets_to_the_main_ones(run, user_bets):
@@ -133,9 +144,13 @@ def test_bets_file_alone_adds_its_bets_to_the_main_ones(run, user_bets):
     assert list(shown) == ["banker", "player", "tie", "banker_seven"]
     assert Fraction(shown["banker_seven"]["expected_value"]) == exact
     code, out, _ = run("eor", "--decks", "1", "--bets-file", user_bets, "--format", "json")
-    assert code == 0 and "banker_seven" in json.loads(out)["bets"]
+    assert code == 0 and list(json.loads(out)["bets"]) == ["banker", "player", "tie", "banker_seven"]
     code, out, _ = run("deal", "9S", "5D", "--decks", "1", "--bets-file", user_bets)
-    assert code == 0 and "banker_seven" in out
+    seen = list(parse_cards("9S 5D"))
+    totals = completion_totals(seen, 4, values_left(seen))
+    wins = Fraction(sum(ways for (player, banker), ways in totals.items() if banker == 7 > player), sum(totals.values()))
+    rows = [line.split() for line in out.splitlines()]
+    assert code == 0 and [row[:2] for row in rows if row[:1] == ["banker_seven"]] == [["banker_seven", str(6 * wins - 1)]]  # 5 to 1
 
 
 def test_verify_records_may_name_rules_and_policy(tmp_path, run):
@@ -143,14 +158,19 @@ def test_verify_records_may_name_rules_and_policy(tmp_path, run):
     figures.write_text('[[figure]]\nid = "gold"\nmeasure = "house_edge"\nbet = "tie"\ndecks = 8\nrules = "baccarat_gold"\n'
                        'policy = "player_on_5=draw"\nvalue = "4.908%"\nsource = "Wizard of Odds: Baccarat Gold"\nurl = "u"\n')
     code, out, _ = run("verify", "--data", str(figures))
-    assert code == 0 and "1 figures: 1 as expected" in out
+    assert code == 0 and "1 figures: 1 as expected, 0 mismatch, 0 stale known-wrong marks" in out.splitlines()
 
 
 def test_version(run):
     from exact_odds import __version__
 
+    from exact_odds.engine import kernel
+
     code, out, _ = run("--version")
-    assert code == 0 and out == f"baccarat-odds {__version__}\n"
+    instruction_set = kernel._kernel.instruction_set() if kernel.compiled() else None
+    path = f"compiled kernel ({instruction_set})" if instruction_set else f"numpy path ({kernel.kernel_info().reason})"
+    assert code == 0 and out == f"baccarat-odds {__version__}, {path}\n"
+    assert instruction_set in (None, "avx2", "generic")
 
 
 def test_the_public_api():
@@ -199,9 +219,11 @@ def test_removing_a_card_without_suit_forgets_the_split_and_keeps_the_counts(run
 
 def test_deal_settles_in_exact_amounts(run):
     """Regression: deal once rounded to cents (a 0.01 stake on the banker 'won 0.01', not 0.0095)."""
-    assert "banker  0.01     wins 0.0095" in run("deal", "8", "9", "K", "K", "--stake", "0.01", "--bets", "banker")[1]
-    assert "wins 0.955" in run("deal", "8", "9", "K", "K", "--commission", "4.5", "--stake", "1", "--bets", "banker")[1]
-    assert "tie     1/3      wins 8/3" in run("deal", "2", "3", "2", "K", "4", "5", "--stake", "1/3")[1]
+    # Banker 9 beats player 8: 0.01 at 1:1 less 5% wins 0.0095, 1 less 4.5% wins 0.955; 2 + 2 + 4 ties
+    # 3 + K + 5 (8-8): 1/3 at 8 to 1 wins 8/3.
+    assert "banker  0.01     wins 0.0095" in run("deal", "8", "9", "K", "K", "--stake", "0.01", "--bets", "banker")[1].splitlines()
+    assert "banker  1        wins 0.955" in run("deal", "8", "9", "K", "K", "--commission", "4.5", "--stake", "1", "--bets", "banker")[1].splitlines()
+    assert "tie     1/3      wins 8/3" in run("deal", "2", "3", "2", "K", "4", "5", "--stake", "1/3")[1].splitlines()
 
 
 @pytest.mark.parametrize("args, words", [

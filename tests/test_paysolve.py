@@ -6,13 +6,13 @@ from fractions import Fraction
 
 import pytest
 
-from exact_odds.analysis import analyze
-from exact_odds.bets import Bet, Payout, bets_file, catalog
+from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds.bets.bets import Bet, Payout, bets_file, catalog
 from exact_odds.errors import InputError
-from exact_odds.paysolve import choose_row, solve
-from exact_odds.policy import Policy, resolve
-from exact_odds.rules import BACCARAT_GOLD, PUNTO_BANCO
-from exact_odds.shoe import Shoe
+from exact_odds.studies.paysolve import choose_row, solve
+from exact_odds.core.policy import Policy, resolve
+from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
 
 PUNTO = resolve(PUNTO_BANCO)
 
@@ -124,8 +124,11 @@ def test_cli_text_with_shared_options(run, tmp_path):
     bets.write_text('[[bet]]\nname = "banker_seven"\npays = [{ when = "winner == banker and banker_total == 7", pays = "5", event = "banker wins on 7" }]\n')
     code, out, _ = run("solve-pay", "--bet", "banker_seven", "--row", "banker wins on 7", "--edge", "2.5", "--decks", "6", "--bets-file", str(bets))
     assert code == 0
-    solution = solve(Shoe.decks(6), bets_file(str(bets))["banker_seven"], PUNTO, edge=Fraction(1, 40))
-    assert f"pay for a house edge of 2.5000%: {solution.pay} to 1" in out
+    # The row wins with probability w (the plain enumerator): at a pay p the edge is 1 - w (p + 1) = 1/40.
+    [wins, _] = analyze(Shoe.decks(6), [bets_file(str(bets))["banker_seven"]], engine=PlainEngine()).bets[0].rows
+    pay = (1 - Fraction(1, 40)) / wins.probability - 1
+    shown = [line.rsplit(" (", 1)[0] for line in out.splitlines() if line.startswith("pay for a house edge")]
+    assert shown == [f"pay for a house edge of 2.5000%: {pay} to 1"]
 
 
 @pytest.mark.parametrize("args,message", [

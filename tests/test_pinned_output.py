@@ -36,7 +36,7 @@ COMMANDS = {
 def output(args: str) -> str:
     from click.testing import CliRunner
 
-    from exact_odds.cli import cli
+    from exact_odds.cli.commands import cli
 
     result = CliRunner().invoke(cli, shlex.split(args), catch_exceptions=False)
     assert result.exit_code == 0, result.output

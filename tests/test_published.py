@@ -4,8 +4,8 @@ from collections import Counter
 
 import pytest
 
-from exact_odds.cli import main
-from exact_odds.verify import (
+from exact_odds.cli.commands import main
+from exact_odds.studies.verify import (
     Calculator,
     check,
     load_figures,
@@ -65,7 +65,10 @@ def test_verify_exits_1_when_a_published_value_is_altered(tmp_path, capsys):
         main(["verify", "--data", str(path), "--source", "casinoexploit"])
     out = capsys.readouterr().out
     assert exit_info.value.code == 1
-    assert "mismatch" in out
+    rows = [line.split() for line in out.splitlines()]
+    # The published count (CasinoExploit, copying the Wizard of Odds) against the altered one; no other row fails.
+    assert [row for row in rows if row[-1:] == ["mismatch"]] == [
+        ["casinoexploit-banker-combinations-8d", "2,292,252,566,437,889", "2,292,252,566,437,888", "mismatch"]]
 
 
 def test_verify_filters_and_passes(capsys):

@@ -7,14 +7,14 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds.analysis import analyze
-from exact_odds.bets import catalog
-from exact_odds.cards import RANKS, Card
-from exact_odds.cli import main
-from exact_odds.policy import resolve
-from exact_odds.removal import balanced_tags, betting_correlation, removal_effects
-from exact_odds.rules import PUNTO_BANCO
-from exact_odds.shoe import Shoe
+from exact_odds.engine.analysis import analyze
+from exact_odds.bets.bets import catalog
+from exact_odds.core.cards import RANKS, Card
+from exact_odds.cli.commands import main
+from exact_odds.core.policy import resolve
+from exact_odds.studies.removal import balanced_tags, betting_correlation, removal_effects
+from exact_odds.core.rules import PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
 
 CATALOG = catalog()
 PUNTO = resolve(PUNTO_BANCO)
@@ -84,7 +84,7 @@ def test_suited_bets_remove_a_card_of_the_rank_at_random(capsys):
 
 def test_a_published_8_deck_table_holds_the_9_deck_effects():
     """Stephen How's Dragon Bonus table (published.toml, marked known-wrong) prints the 9-deck effects."""
-    from exact_odds.verify import parse_printed, published_figures
+    from exact_odds.studies.verify import parse_printed, published_figures
 
     printed = {figure.rank: parse_printed(figure.value).value for figure in published_figures() if figure.id.startswith("discountgambling-net-dragon_bonus")}
     nine = removal_effects(Shoe.decks(9), [CATALOG["dragon_bonus_player"]], PUNTO)[0].effects

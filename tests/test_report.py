@@ -11,16 +11,16 @@ from html.parser import HTMLParser
 import pytest
 
 from exact_odds import __version__
-from exact_odds.analysis import analyze
-from exact_odds.bets import catalog, load_bets
-from exact_odds.cli import main
-from exact_odds.mathreport import COUNT_THRESHOLDS, estimate_cell, report_date
-from exact_odds.policy import resolve
-from exact_odds.removal import balanced_tags, removal_effects
-from exact_odds.report import percent
-from exact_odds.rules import BACCARAT_GOLD, PUNTO_BANCO
-from exact_odds.shoe import Shoe
-from exact_odds.simulate import Settings, estimates, run
+from exact_odds.engine.analysis import analyze
+from exact_odds.bets.bets import catalog, load_bets
+from exact_odds.cli.commands import main
+from exact_odds.output.report import COUNT_THRESHOLDS, estimate_cell, report_date
+from exact_odds.core.policy import resolve
+from exact_odds.studies.removal import balanced_tags, removal_effects
+from exact_odds.core.numbers import percent
+from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
+from exact_odds.studies.simulate import Settings, estimates, run
 
 pytest.importorskip("matplotlib")
 

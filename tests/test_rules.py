@@ -6,21 +6,22 @@ from fractions import Fraction
 
 import numpy as np
 import pytest
+from conftest import assert_exact
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracles import brute_force_expectations, brute_force_outcomes, deal_physically
+from oracles import brute_force_expectations, brute_force_outcomes, completion_totals, deal_physically, values_left
 
-from exact_odds.analysis import PlainEngine, analyze
-from exact_odds.bets import catalog, main_bets
-from exact_odds.cards import RANKS, SUITS, Card
-from exact_odds.coup import EMPTY_HAND, coup_key, next_card, play_coup
+from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds.bets.bets import catalog, main_bets
+from exact_odds.core.cards import RANKS, SUITS, Card, parse_cards
+from exact_odds.core.coup import EMPTY_HAND, coup_key, next_card, play_coup
 from exact_odds.errors import InputError
-from exact_odds.batch import batch_expectations
-from exact_odds.fast import FastEngine
-from exact_odds.tables import coup_table
-from exact_odds.policy import Policy, choices, pure_policies, resolve
-from exact_odds.rules import BACCARAT_GOLD, PRESETS, PUNTO_BANCO, DrawRules, load_rules, rules_toml
-from exact_odds.shoe import Shoe
+from exact_odds.engine.batch import batch_expectations
+from exact_odds.engine.compiled import FastEngine
+from exact_odds.engine.store import coup_table
+from exact_odds.core.policy import Policy, choices, pure_policies, resolve
+from exact_odds.core.rules import BACCARAT_GOLD, PRESETS, PUNTO_BANCO, DrawRules, load_rules, rules_toml
+from exact_odds.core.shoe import Shoe
 
 CATALOG = catalog()
 GOLD_POLICIES = ["player_on_5=draw", "player_on_5=stand", "player_on_5=9/11"]
@@ -191,6 +192,7 @@ def test_baccarat_gold_equals_brute_force_through_both_engines(counts, policy):
     expected = brute_force_expectations(bets, counts, BACCARAT_GOLD, Policy.parse(policy))
     for engine in (PlainEngine(), FastEngine()):
         result = analyze(shoe, bets, BACCARAT_GOLD, policy, engine=engine)
+        assert_exact(result)
         assert {bet.bet.name: bet.expected_value for bet in result.bets} == expected
     outcomes = brute_force_outcomes(counts, BACCARAT_GOLD, Policy.parse(policy))
     assert {name: result.probability(name) for name in ("banker", "player", "tie")} == {
@@ -224,14 +226,36 @@ def test_a_mixed_choice_cannot_be_dealt_by_hand_but_can_be_priced(run):
     code, _, err = run("--rules", "baccarat_gold", "--policy", "player_on_5=1/2", "deal", "2S", "3S", "3H", "KD", "9C")
     assert code == 2 and "player may draw or stand on 5" in err
     code, out, _ = run("--rules", "baccarat_gold", "--policy", "player_on_5=1/2", "deal", "2S", "3S", "3H", "KD", "--decks", "1")
-    assert code == 0 and "player may draw or stand on 5 (a choice; policy: player_on_5=1/2)" in out
+    lines = out.splitlines()
+    assert code == 0 and lines[:3] == ["player 2S 3H = 5; banker 3S KD = 3", "player may draw or stand on 5 (a choice; policy: player_on_5=1/2)",
+                                       "cards seen: 2S 3S 3H KD; drawing from 1 deck (52 cards) less those cards (48 left)"]
+    # Every ordering of the two cards that may follow, by plain dealing, each way of the choice at half.
+    seen = list(parse_cards("2S 3S 3H KD"))
+    totals = completion_totals(seen, 2, values_left(seen), BACCARAT_GOLD, choices(BACCARAT_GOLD, Policy.parse("player_on_5=1/2")))
+    chance = {"banker": Fraction(0), "player": Fraction(0), "tie": Fraction(0)}
+    for (player, banker), ways in totals.items():
+        chance["player" if player > banker else "banker" if banker > player else "tie"] += Fraction(ways, 48 * 47)
+    rows = {row[0]: row[1:3] for row in (line.split() for line in lines[6:9])}
+    assert rows == {name: [f"{int(value * 48 * 47 * 4):,}", str(value)] for name, value in chance.items()}  # x4: the halves' weight
+    expectations = {row[0]: Fraction(row[1]) for row in (line.split() for line in lines[12:15])}
+    assert expectations == {"banker": chance["banker"] * Fraction(19, 20) - chance["player"], "player": chance["player"] - chance["banker"],
+                            "tie": 9 * chance["tie"] - chance["banker"] - chance["player"]}  # Baccarat Gold's tie pays 9 to 1
 
 
 def test_a_gold_choice_decides_who_gets_the_fifth_card(run):
+    """Player 2 + 3 = 5 and banker 3 + K = 3: standing, the banker draws the 9C (2) and loses 5 to 2;
+    drawing the 9C (4), the player leaves the 4D to the banker, who wins with 7."""
+    table = ["bet     stake    result", "------  -------  ---------"]
     code, out, _ = run("--rules", "baccarat_gold", "--policy", "player_on_5=stand", "deal", "2S", "3S", "3H", "KD", "9C")
-    assert code == 0 and "player stands on 5" in out and "banker draws on 3 when the player stood: 9C" in out
+    assert code == 0 and out.splitlines() == [
+        "player 2S 3H = 5; banker 3S KD = 3", "player stands on 5 (a choice; policy: player_on_5=stand)",
+        "banker draws on 3 when the player stood: 9C, total 2", "player 5, banker 2: player wins", "",
+        *table, "banker  100      loses 100", "player  100      wins 100", "tie     100      loses 100"]
     code, out, _ = run("--rules", "baccarat_gold", "--policy", "player_on_5=draw", "deal", "2S", "3S", "3H", "KD", "9C", "4D")
-    assert code == 0 and "player draws on 5 (a choice; policy: player_on_5=draw): 9C" in out and "banker draws on 3 against a player third card of 9: 4D" in out
+    assert code == 0 and out.splitlines() == [
+        "player 2S 3H = 5; banker 3S KD = 3", "player draws on 5 (a choice; policy: player_on_5=draw): 9C (third-card value 9), total 4",
+        "banker draws on 3 against a player third card of 9: 4D, total 7", "player 4, banker 7: banker wins", "",
+        *table, "banker  100      wins 95", "player  100      loses 100", "tie     100      loses 100"]
 
 
 def test_without_a_policy_each_pure_choice_is_shown_with_the_better_one(run):
@@ -243,11 +267,11 @@ def test_without_a_policy_each_pure_choice_is_shown_with_the_better_one(run):
     assert data["better_for_player"] == "player_on_5=draw"
     # Wizard of Odds, Baccarat Gold, player hits on 5: player wins 2,232,878,486,302,976.
     assert data["choices"][0]["outcomes"]["player"]["combinations"] == 2_232_878_486_302_976
-    assert data["choices"][0]["bets"]["tie"]["house_edge_percent"].startswith("4.908")
+    assert round(Fraction(data["choices"][0]["bets"]["tie"]["house_edge_percent"]), 3) == Fraction("4.908")  # Wizard of Odds, Baccarat Gold
 
 
 def test_baccarat_gold_simulation_deals_by_the_rules():
-    from exact_odds.simulate import Settings, deal_shoe, play_values, run, summary
+    from exact_odds.studies.simulate import Settings, deal_shoe, play_values, run, summary
 
     decisions = resolve(BACCARAT_GOLD, Policy.parse("player_on_5=stand"))
     settings_ = Settings(Shoe.decks(1), 3, 4, Fraction(3, 4), False, None, ("banker", "tie"), decisions)
@@ -268,13 +292,14 @@ def test_baccarat_gold_simulation_deals_by_the_rules():
 
 
 def test_baccarat_gold_formulas_equal_direct_computation():
-    from exact_odds.formulas import expectation_formulas, outcome_formulas
+    from exact_odds.studies.formulas import expectation_formulas, outcome_formulas
 
     decisions = resolve(BACCARAT_GOLD, Policy.parse("player_on_5=9/11"))
     bets = [main_bets(BACCARAT_GOLD)["tie"], CATALOG["dragon_7"]]
     formulas = expectation_formulas(bets, decisions)
     for decks in (1, 3, 9):
         direct = analyze(Shoe.decks(decks), bets, decisions)
+        assert_exact(direct)
         assert [formula.at(decks) for formula in formulas] == [result.expected_value for result in direct.bets]
         assert [formula.at(decks) for formula in outcome_formulas(decisions)] == [direct.probability(name) for name in ("banker", "player", "tie")]
 
@@ -307,6 +332,8 @@ def test_random_rule_sets_compiled_equals_plain(rule_set, counts):
     bets = [CATALOG[name] for name in MAIN]
     fast = analyze(shoe, bets, decisions, engine=FastEngine())
     plain = analyze(shoe, bets, decisions, engine=PlainEngine())
+    assert_exact(fast)
+    assert_exact(plain)
     assert fast.outcomes == plain.outcomes and fast.total == plain.total
     assert [result.rows for result in fast.bets] == [result.rows for result in plain.bets]
 
@@ -329,6 +356,7 @@ def test_naturals_come_from_the_rules():
     counts = Counter({Card("8", "S"): 2, Card("K", "H"): 2, Card("5", "S"): 1, Card("9", "H"): 2})
     expected = brute_force_expectations(bets, counts, rules)
     result = analyze(suited_shoe(counts), bets, rules)
+    assert_exact(result)
     assert {bet.bet.name: bet.expected_value for bet in result.bets} == expected
     distribution = FastEngine().coups(Shoe.decks(1), resolve(rules), {})
     natural = distribution.columns["player_natural"] == 1

@@ -6,15 +6,15 @@ from fractions import Fraction
 import numpy as np
 import pytest
 
-from exact_odds import simulate
-from exact_odds.analysis import analyze
-from exact_odds.bets import catalog
-from exact_odds.cli import main
+from exact_odds.studies import simulate
+from exact_odds.engine.analysis import analyze
+from exact_odds.bets.bets import catalog
+from exact_odds.cli.commands import main
 from exact_odds.errors import InputError
-from exact_odds.policy import resolve
-from exact_odds.rules import PUNTO_BANCO
-from exact_odds.shoe import Shoe
-from exact_odds.simulate import (
+from exact_odds.core.policy import resolve
+from exact_odds.core.rules import PUNTO_BANCO
+from exact_odds.core.shoe import Shoe
+from exact_odds.studies.simulate import (
     Settings,
     deal_shoe,
     estimates,

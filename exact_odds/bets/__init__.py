@@ -1,0 +1,1 @@
+"""Bets as data: the condition language and pay tables."""

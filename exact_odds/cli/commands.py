@@ -1,0 +1,802 @@
+"""The `baccarat-odds` command: parse, call the library, print. No maths here.
+
+The options that name a shoe, a rule set, the main bets' pays and the bets are shared: parsed once
+(click parameter types), accepted before the command or after it (not both), and read by every
+command where they mean something. Given to a command where they mean nothing, they are an error.
+"""
+
+import contextlib
+import os
+import signal
+import sys
+from collections.abc import Callable, Iterable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from types import FrameType
+from typing import Any, TypeVar
+
+import click
+
+from .. import __version__
+from ..errors import InputError
+from ..core.numbers import parse_count, parse_exact, parse_percent, shown
+
+F = TypeVar("F", bound=Callable[..., Any])
+FORMATS = ("table", "json", "csv", "markdown")
+
+
+# click.ParamType is generic from click 8.4 on (ParamType[int]), but subscripting it fails at import
+# under click 8.1 to 8.3, which pyproject accepts: hence the type-arg ignores on the types below.
+class DeckCount(click.ParamType):  # type: ignore[type-arg]
+    """A positive whole number of decks, or ``inf`` for the infinite deck."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
+        text = str(value).strip().lower()
+        if text in ("inf", "infinite"):
+            return "inf"
+        return parse_count(value, "--decks", minimum=1)
+
+
+class Count(click.ParamType):  # type: ignore[type-arg]
+    """A whole number written with the digits 0-9, from ``minimum``."""
+
+    name = "N"
+
+    def __init__(self, minimum: int = 0, maximum: int | None = None):
+        self.minimum, self.maximum = minimum, maximum
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        option = f"--{param.name}" if param and param.name else "value"
+        return parse_count(value, option, self.minimum, self.maximum)
+
+
+class ExactNumber(click.ParamType):  # type: ignore[type-arg]
+    """An exact positive number: ``100``, ``2.5``, ``5/2``."""
+
+    name = "X"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
+        option = f"--{param.name}" if param and param.name else "value"
+        number = parse_exact(value, option)
+        if number <= 0:
+            raise InputError(f"{option} must be positive, not {shown(value)}")
+        return number
+
+
+class Percentage(click.ParamType):  # type: ignore[type-arg]
+    """A commission in percent, from 0 to below 100."""
+
+    name = "PCT"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
+        rate = parse_percent(value, "--commission")
+        if not 0 <= rate < 100:
+            raise InputError(f"--commission must be at least 0 and below 100 percent, not {shown(value)}")
+        return rate
+
+
+class TiePay(click.ParamType):  # type: ignore[type-arg]
+    """What the tie bet pays, to one (a positive exact number)."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
+        from ..bets.bets import parse_pays
+
+        pay = parse_pays(value)
+        if pay.net <= 0:
+            raise InputError(f"--tie-pays must be a positive pay such as 8 or 9, not {shown(value)}")
+        return pay.net
+
+
+class RuleSet(click.ParamType):  # type: ignore[type-arg]
+    """A preset rule set by name, or a TOML rules file."""
+
+    name = "NAME|FILE"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        from ..core.rules import rules_named
+
+        return rules_named(str(value))
+
+
+SHARED: dict[str, tuple[str, Callable[[F], F]]] = {
+    "decks": ("shoe", click.option("--decks", type=DeckCount(), help="Number of 52-card decks (default 8), or inf: cards drawn with replacement.")),
+    "shoe_spec": ("shoe", click.option("--shoe", "shoe_spec", metavar="COUNTS", help="Explicit composition, e.g. A=32,...,K=32 or per card 9h=7 (unnamed ranks count 0).")),
+    "remove": ("shoe", click.option("--remove", metavar="CARDS", help='Cards taken out of the shoe, e.g. "5 5 K 9h".')),
+    "rules": ("rules", click.option("--rules", type=RuleSet(), help="Rule set: a preset (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) or a TOML rules file (default punto_banco).")),
+    "policy": ("rules", click.option("--policy", multiple=True, metavar="SPEC", help="Choices at option points: player_on_5=draw|stand|P (P exact, e.g. 9/11), comma-separated.")),
+    "commission": ("pays", click.option("--commission", type=Percentage(), help="Commission on a winning banker bet, percent (default: the rule set's, 5).")),
+    "tie_pays": ("pays", click.option("--tie-pays", type=TiePay(), help="What the tie bet pays, to one (default: the rule set's, 8).")),
+    "bet_names": ("bets", click.option("--bets", "bet_names", metavar="NAMES", help="Bets: names separated by commas, or all (default banker,player,tie and the bets of --bets-file).")),
+    "bets_file": ("bets_file", click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets (same format as the catalog).")),
+}
+"""Options shared by the commands: (group, click option)."""
+GROUP_ONLY = ("fmt", "returns", "engine", "given", "by_feature", "unordered")
+"""Options of the analysis itself: meaningless after a command name."""
+
+
+def shared(*groups: str, without: tuple[str, ...] = ()) -> Callable[[F], F]:
+    """Add the shared options of ``groups`` (a group, or one option by its name), less those named
+    in ``without``, to a command (and remember that it accepts them)."""
+    accepted = {name for name, (group, _) in SHARED.items() if group in groups or name in groups} - set(without)
+
+    def decorate(function: F) -> F:
+        for name, (_, option) in reversed(SHARED.items()):
+            if name in accepted:
+                function = option(function)
+        function.accepted = accepted  # type: ignore[attr-defined]
+        return function
+
+    return decorate
+
+
+def given(value: Any) -> bool:
+    return value not in (None, (), False)
+
+
+@dataclass(frozen=True)
+class Options:
+    """The shared options as given to one command, checked and merged once."""
+
+    decks: int | str | None = None
+    shoe_spec: str | None = None
+    remove: str | None = None
+    rules: Any = None
+    policy: tuple[str, ...] = ()
+    commission: Fraction | None = None
+    tie_pays: Fraction | None = None
+    bet_names: str | None = None
+    bets_file: str | None = None
+
+    def shoe(self) -> Any:
+        from ..core.shoe import shoe_from_options
+
+        return shoe_from_options(self.decks, self.shoe_spec, self.remove)
+
+    def rule_set(self) -> Any:
+        from ..core.rules import PUNTO_BANCO
+
+        return (self.rules or PUNTO_BANCO).with_pays(self.commission, self.tie_pays)
+
+    def policy_given(self) -> Any:
+        from ..core.policy import Policy
+
+        return Policy.parse(",".join(self.policy))
+
+    def decisions(self, shoe: Any = None) -> Any:
+        """The rules with their choices fixed (``--policy optimal`` is solved for ``shoe``)."""
+        from ..core.policy import resolve
+
+        policy = self.policy_given()
+        if policy.base == "optimal":
+            from ..games.chemin import with_optimal
+
+            policy = with_optimal(self.rule_set(), policy, shoe if shoe is not None else self.shoe())
+        return resolve(self.rule_set(), policy)
+
+    def decisions_for_every_shoe(self, command: str) -> Any:
+        """The decisions of a command that spans deck counts: ``--policy optimal``, solved for one
+        shoe, is refused there."""
+        if self.policy_given().base == "optimal":
+            raise InputError(f"--policy optimal is solved for one shoe and `{command}` spans deck counts: give the policy itself, "
+                             "or see `chemin-de-fer` (export writes its solution for each deck count)")
+        return self.decisions()
+
+    def user_bets(self) -> Any:
+        from ..bets.bets import bets_file
+
+        if self.bets_file is not None and not self.bets_file.strip():
+            raise InputError("--bets-file is empty: name a TOML file of bets")
+        return bets_file(self.bets_file) if self.bets_file else None
+
+    def available(self) -> Any:
+        from ..bets.bets import available_bets
+
+        return available_bets(self.rule_set(), self.user_bets())
+
+    def bets(self, suits_known: bool, option: str = "--bets") -> tuple[list[Any], list[str]]:
+        """The bets of --bets (given as ``option``); without it, banker, player, tie and the bets of
+        --bets-file. The main bets' pays and a bets file must reach one of them (else they would
+        change nothing)."""
+        from ..bets.bets import available_bets, select_bets
+
+        own = self.user_bets()
+        chosen, notes = select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()), option)
+        names = {bet.name for bet in chosen}
+        for flag, value, bet in (("--commission", self.commission, "banker"), ("--tie-pays", self.tie_pays, "tie")):
+            if value is not None and bet not in names:
+                raise InputError(f"{flag} sets the {bet} bet's pay, and the {bet} bet is not among the bets of {option}")
+        if own and names.isdisjoint(own):
+            raise InputError(f"--bets-file {self.bets_file}: none of its bets ({', '.join(own)}) is among the bets of {option}: name one, or leave the file out")
+        return chosen, notes
+
+
+def options(ctx: click.Context, **local: Any) -> Options:
+    """The shared options for the running command: those given after its name, and those given
+    before it (refused where the command does not take them, or when given twice)."""
+    command = ctx.command.callback
+    accepted: set[str] = getattr(command, "accepted", set())
+    before = ctx.find_root().params
+    for name in GROUP_ONLY:
+        if given(before.get(name)):
+            flag = {"fmt": "--format", "returns": "--returns", "engine": "--engine", "given": "--given", "by_feature": "--by", "unordered": "--unordered"}[name]
+            raise InputError(f"{flag} before a command belongs to the analysis; give the command's own options after its name")
+    merged = {}
+    for name in SHARED:
+        early, late = before.get(name), local.get(name)
+        flag = "--" + {"shoe_spec": "shoe", "bet_names": "bets"}.get(name, name).replace("_", "-")
+        if given(early) and name not in accepted:
+            raise InputError(f"{flag} means nothing to `{ctx.info_name}`")
+        if given(early) and given(late):
+            raise InputError(f"{flag} is given both before and after `{ctx.info_name}`: give it once")
+        merged[name] = late if given(late) else early
+    return Options(**{name: value for name, value in merged.items() if value is not None})
+
+
+MAX_SIMULATED_CARDS = 52_000
+"""simulate deals shoes of at most this many cards (1,000 decks)."""
+BURN = click.option("--burn/--no-burn", default=True, show_default=True,
+                    help="Burn cards at the start of each shoe, as Punto Banco is dealt: turn one card, burn as many face down as its value "
+                         "(tens 10). --no-burn deals from the first card.")
+"""The burn of simulate and report: one option, one default."""
+
+
+def plot_target(path: str | None) -> Any:
+    """The file a --plot goes to, checked (and matplotlib found) before any work is done."""
+    if path is None:
+        return None
+    from ..output.files import FileTarget
+    from ..output.plots import pyplot
+
+    pyplot()
+    return FileTarget(path, "--plot")
+
+
+class OutputLost(RuntimeError):
+    """The output could not all be written (a closed pipe, a full disk)."""
+
+
+def emit(text: str) -> None:
+    """Write to stdout, all of it: a closed pipe or a full disk is an error, not a silent cut
+    (raised as :class:`OutputLost`, which click does not swallow as it does a broken pipe)."""
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    except BrokenPipeError:
+        raise OutputLost("the output was closed before it was all written") from None
+    except OSError as error:
+        raise OutputLost(f"cannot write the output: {error.strerror or error}") from None
+
+
+class Interrupted(Exception):
+    """Ctrl-C in a command, passed on past click (which would print a blank line first)."""
+
+
+class Commands(click.Group):
+    """The command group: Ctrl-C in a command comes out of it as :class:`Interrupted`."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        try:
+            return super().invoke(ctx)
+        except KeyboardInterrupt:
+            raise Interrupted from None
+
+
+def show_version(ctx: click.Context, _: click.Parameter, given: bool) -> None:
+    """``--version``: the version, and the path that weighs batches (see :func:`~exact_odds.engine.kernel.kernel_info`)."""
+    if not given or ctx.resilient_parsing:
+        return
+    from ..engine.kernel import kernel_info
+
+    click.echo(f"baccarat-odds {__version__}, {kernel_info()}")
+    ctx.exit()
+
+
+@click.group(cls=Commands, invoke_without_command=True, context_settings={"help_option_names": ["-h", "--help"]})
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), help="Output format (default table).")
+@click.option("--returns", is_flag=True, help="Print the return table of every bet (json and csv always hold them).")
+@click.option("--engine", type=click.Choice(["fast", "enumerate"]), help="fast: the compiled evaluator (default); enumerate: the plain recursive enumerator.")
+@click.option("--given", metavar="COND", help="Conditional odds: every probability and expectation given this condition (the condition language of bets).")
+@click.option("--by", "by_feature", metavar="FEATURE", help="One row per value of a feature: P(banker), P(player), P(tie) and each bet's expectation.")
+@click.option("--unordered", type=click.Choice(["hands", "cards"]), help="Count bets on the first cards by hands (each hand's two cards in either order) or by sets of cards, as sources that count them so do.")
+@click.option("--version", is_flag=True, expose_value=False, is_eager=True, callback=show_version,
+              help="Show the version and whether the compiled kernel is in use, and exit.")
+@click.pass_context
+def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | None, given: str | None, by_feature: str | None, unordered: str | None,
+        **shared_values: Any) -> None:
+    """Exact Player / Banker / Tie odds and house edges for a finite baccarat shoe.
+
+    With no command: the outcome table of the shoe (combinations counted as ordered 6-card
+    sequences, exact fractions, decimals) and the exact expectation and house edge of each bet.
+    Under rules with a choice and no --policy: the table for each pure choice, and which is better
+    for the player.
+    """
+    if ctx.invoked_subcommand is not None:
+        return
+    from ..engine.analysis import ENGINES, analyze
+    from ..core.policy import pure_policies, resolve
+    from ..output.analysis_tables import analysis_document, choices_document
+    from ..output.render import render
+
+    given_options = Options(**{name: value for name, value in shared_values.items() if value is not None})
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(shoe.knows_suits)
+    run = ENGINES[engine or "fast"]()
+    rules = given_options.rule_set()
+    if unordered and (given is not None or by_feature is not None):
+        raise InputError("--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup")
+    if unordered and all(bet.needs_coup for bet in bets):
+        raise InputError("--unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
+    if by_feature is not None:
+        if given is not None or returns:
+            raise InputError("--by gives a table by value: it does not combine with --given or --returns")
+        from ..engine.analysis import by_feature as by_value
+        from ..output.analysis_tables import by_document
+
+        emit(render(by_document(by_feature.lower(), by_value(shoe, bets, given_options.decisions(shoe), by_feature.lower(), run)), fmt or "table"))
+        return
+    if given is not None:
+        emit(render(analysis_document(analyze(shoe, bets, given_options.decisions(shoe), engine=run, given=given), notes, returns), fmt or "table"))
+        return
+    if rules.option_points() and not given_options.policy_given():
+        analyses = [analyze(shoe, bets, resolve(rules, choice), engine=run, unordered=unordered or "") for choice in pure_policies(rules)]
+        emit(render(choices_document(analyses, notes, returns), fmt or "table"))
+        return
+    emit(render(analysis_document(analyze(shoe, bets, given_options.decisions(shoe), engine=run, unordered=unordered or ""), notes, returns), fmt or "table"))
+
+
+@cli.command(name="rules")
+@shared("rules")
+@click.option("--format", "fmt", type=click.Choice(["text", "toml"]), default="text", show_default=True,
+              help="text: in words with the tableau; toml: a rules file that --rules FILE reads back.")
+@click.pass_context
+def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
+    """Print a rule set: naturals, the player's rule, the banker's tableau (S stands, D draws,
+    C is a choice), what each side sees at a choice, and the main bets' pays. With --policy (text
+    only): the choice it makes at each option point."""
+    from ..core.policy import policy_text
+    from ..core.rules import rules_text, rules_toml
+
+    given_options = options(ctx, **local)
+    rules, policy = given_options.rule_set(), given_options.policy_given()
+    if not policy:
+        emit(rules_toml(rules) if fmt == "toml" else rules_text(rules))
+        return
+    if fmt == "toml":
+        raise InputError("--policy is no part of a rules file: give --format text to see its choice at each option point")
+    if policy.base == "optimal":
+        raise InputError("--policy optimal is solved for a shoe, and `rules` takes none: `chemin-de-fer --model M --decks N` shows its solution")
+    chosen = policy_text(rules, policy)
+    if not chosen:
+        raise InputError(f"--policy: {rules.name} has no option point, so a policy chooses nothing")
+    emit(rules_text(rules) + f"\nChoices of --policy {policy.summary()}:\n" + chosen)
+
+
+@cli.command()
+@click.argument("cards", nargs=-1, required=True)
+@click.option("--stake", type=ExactNumber(), default="100", show_default=True, help="Stake on each bet.")
+@click.option("--given", metavar="COND", help="With a coup in progress: the odds given this condition on how it ends "
+              "(coup features such as banker_total >= 6; not card slots).")
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.pass_context
+def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: str | None, **local: Any) -> None:
+    """Play one coup from CARDS in shoe order (1st and 3rd to the player, 2nd and 4th to the banker).
+
+    Shows each draw decision with the rule that made it, the totals, the winner and what the stake
+    on each bet returns. The cards must be in the shoe. Given fewer cards than the coup needs,
+    prints the exact probability of each outcome given the cards seen, drawn from the shoe named by
+    --decks/--shoe/--remove less those cards (and, with --given, given how the coup ends).
+    """
+    from ..core.cards import parse_cards
+    from ..studies.dealing import deal_report
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, _ = given_options.bets(suits_known=True)
+    emit(deal_report(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), stake, given))
+
+
+@cli.command(name="bets")
+@shared("rules", "pays", "bets", "bets_file")
+@click.pass_context
+def list_bets(ctx: click.Context, /, **local: Any) -> None:
+    """List the bet catalog (and your --bets-file): name, rules in words and pay table."""
+    from ..bets.bets import describe_bets
+
+    given_options = options(ctx, **local)
+    available = given_options.available()
+    if given_options.bet_names:
+        chosen, _ = given_options.bets(suits_known=True)
+        available = {bet.name: bet for bet in chosen}
+    emit(describe_bets(available))
+
+
+def progress_bar(label: str, items: Iterable[Any] | None = None, length: int = 0) -> Any:
+    """One progress bar on stderr when it is a terminal, a context manager: over ``items`` (iterate
+    what it gives) or ``length`` steps (call its ``update``). Otherwise it gives ``items`` itself, or
+    None when there are no items (nothing to update)."""
+    if not sys.stderr.isatty() or (items is None and not length):
+        return contextlib.nullcontext(items)
+    return click.progressbar(items, length=length or None, label=label, file=sys.stderr)
+
+
+@cli.command()
+@click.option("--data", "data_file", type=click.Path(dir_okay=False), help="A published-figures TOML file (default: the shipped one).")
+@click.option("--source", "source_text", metavar="TEXT", help="Only figures whose source or URL contains TEXT.")
+@click.option("--bet", "bet_name", metavar="NAME", help="Only figures about this bet (banker, player, tie are the outcomes too).")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--simulate", "simulated", is_flag=True, help="Also run the simulation records (counting results), each with its seed and shoes.")
+@shared("bets_file")
+@click.pass_context
+def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None, bet_name: str | None, fmt: str, simulated: bool, **local: Any) -> None:
+    """Check every published figure exactly, at the precision it was printed.
+
+    A record may name its rule set and policy, and a bet from --bets-file. Verdicts: ok, mismatch,
+    known-wrong (the record says why), stale mark (marked wrong, yet it matches). Simulation records
+    (with --simulate) match when the printed figure lies within 3 standard errors of our seeded
+    simulation. Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
+    """
+    from ..studies.parallel import cores
+    from ..studies.verify import Calculator, check, published_figures, verify_report
+
+    given_options = options(ctx, **local)
+    for flag, text in (("--source", source_text), ("--bet", bet_name)):
+        if text is not None and not text.strip():
+            raise InputError(f"{flag} is empty: give the text to match, or leave {flag} out")
+    figures = published_figures(data_file)
+    if source_text:
+        figures = [figure for figure in figures if source_text.lower() in (figure.source + " " + figure.url).lower()]
+    if bet_name:
+        figures = [figure for figure in figures if figure.bet == bet_name.lower()]
+    skipped = 0 if simulated else sum(figure.simulated for figure in figures)
+    figures = [figure for figure in figures if simulated or not figure.simulated]
+    if not figures:
+        raise InputError("no published figure matches the filters" + (f" ({skipped} simulation records: give --simulate)" if skipped else ""))
+    user_bets = given_options.user_bets()
+    calculator = Calculator(user_bets, cores())
+    with progress_bar("verifying", figures) as shown_figures:
+        checks = [check(figure, calculator) for figure in shown_figures]
+    emit(verify_report(checks, fmt, skipped))
+    sys.exit(1 if any(result.failed for result in checks) else 0)
+
+
+@cli.command()
+@click.option("--out", default="results", show_default=True, help="Folder to write (a new or empty folder, or one export wrote).")
+@click.option("--decks", "deck_text", metavar="LIST", help="Deck counts: 1-8 (default), 1,2,6, inf...")
+@click.option("--formulas/--no-formulas", default=True, show_default=True, help="Also write the closed forms in d (JSON and LaTeX).")
+@click.option("--chemin/--no-chemin", default=True, show_default=True,
+              help="Also write chemin de fer solved (models A, B2, B3; each deck count and inf; no commission and --commission) in chemin-de-fer/.")
+@click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only export's own files are replaced).")
+@shared("rules", "pays", "bets", "bets_file")
+@click.pass_context
+def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: bool, chemin: bool, force: bool, **local: Any) -> None:
+    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms, an index
+    and a manifest (every catalog bet, or --bets; your --bets-file bets too); and chemin de fer
+    solved as a game for each deck count and the infinite deck, as `chemin-de-fer --format json`
+    prints it, with a summary. The folder is written whole or not at all."""
+    from ..output.export import export_files, export_steps, parse_deck_list
+    from ..output.files import FolderTarget
+
+    given_options = options(ctx, **local)
+    before = ctx.find_root().params.get("decks")
+    if before is not None and deck_text is not None:
+        raise InputError("--decks is given both before and after `export`: give it once")
+    decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
+    bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
+    decisions = given_options.decisions_for_every_shoe("export")
+    with FolderTarget(out, force) as target, progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
+        files = export_files(decks, bets, decisions, bar.update if bar else None, formulas, chemin)
+        target.write(files)
+    emit(f"wrote {len(files) + 1} files to {out}\n")
+
+
+@cli.command()
+@click.option("--format", "fmt", type=click.Choice(["text", "latex", "json"]), default="text", show_default=True)
+@click.option("--solve", is_flag=True, help="Also say for which deck counts each house edge is largest and smallest.")
+@click.option("--above", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
+@click.option("--below", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
+@shared("rules", "pays", "bets", "bets_file")
+@click.pass_context
+def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None, below: Fraction | None, **local: Any) -> None:
+    """Probabilities and house edges as exact rational functions of the number of decks d.
+
+    Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
+    """
+    from ..output.render import render
+    from ..studies.formulas import expectation_formulas, formulas_document, house_edge, outcome_formulas, solve_lines
+
+    given_options = options(ctx, **local)
+    bets, _ = given_options.bets(suits_known=True)
+    decisions = given_options.decisions_for_every_shoe("formula")
+    outcomes = outcome_formulas(decisions)
+    expectations = expectation_formulas(bets, decisions)
+    answers = {expectation.name: solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)
+               for expectation in expectations} if solve or above is not None or below is not None else {}
+    emit(render(formulas_document(outcomes, expectations, answers), fmt))
+
+
+@cli.command()
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the effects as bars into this PNG (needs matplotlib).")
+@click.pass_context
+def eor(ctx: click.Context, /, fmt: str, plot_path: str | None, **local: Any) -> None:
+    """Effects of removal: the exact change in each bet's expectation when one card of each rank is
+    removed, the sum checks, and balanced level-1 and level-2 counts with their betting correlation."""
+    from ..studies.removal import removal_effects, removal_report
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, _ = given_options.bets(suits_known=shoe.knows_suits)
+    plot = plot_target(plot_path)
+    results = removal_effects(shoe, bets, given_options.decisions(shoe))
+    emit(removal_report(results, shoe, fmt))
+    if plot:
+        from ..output.plots import removal_figure
+
+        plot.write(removal_figure(results))
+
+
+@cli.command()
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--shoes", type=Count(1, 10**9), default=1000, show_default=True, help="Shoes to shuffle and deal.")
+@click.option("--seed", type=Count(0), default=1, show_default=True, help="Seed: the same seed gives the same result.")
+@click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
+@BURN
+@click.option("--count", "tags", metavar="TAGS", help="Count tags: 13 integers A..K, or RANK=TAG entries (5=1,6=-1,...).")
+@click.option("--workers", type=Count(1), help="Local worker processes (default: every core; at most the cores).")
+@click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler, tcp://host:port (pip install 'exact_odds[cluster]').")
+@click.option("--format", "fmt", type=click.Choice(["table", "json"]), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw exact EV against true count into this PNG.")
+@click.pass_context
+def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, burn: bool, tags: str | None, workers: int | None,
+             scheduler: str | None, fmt: str, plot_path: str | None, **local: Any) -> None:
+    """Deal real shuffled shoes to the cut card (finish the coup in which it appears, play one more)
+    with the exact expectation of every bet at every coup; report the distribution of exact EV, the
+    gain of betting only when EV > 0, and a count's gains by true count."""
+    from ..output.blocks import laid_out
+    from ..output.render import render
+    from ..studies.simulate import Settings, parse_penetration, parse_tags, run, summary, summary_text
+
+    from ..studies.parallel import check_address, cores
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    if shoe.with_replacement:
+        raise InputError("simulate deals real shoes: give a whole number of decks or a --shoe")
+    if shoe.size > MAX_SIMULATED_CARDS:
+        raise InputError(f"simulate shuffles at most {MAX_SIMULATED_CARDS:,} cards ({MAX_SIMULATED_CARDS // 52:,} decks); this shoe holds {shoe.size:,}")
+    if scheduler:
+        check_address(scheduler)
+        if workers is not None:
+            raise InputError("--workers sets local worker processes, and --scheduler runs the shoes on the cluster's workers: give one")
+    if workers is not None and workers > cores():
+        click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
+    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
+                        tuple(bets), given_options.decisions(shoe))
+    plot = plot_target(plot_path)
+    with progress_bar("shoes", length=shoes) as progress:
+        simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
+    record = summary(simulation)
+    record["notes"] = notes
+    emit(render(laid_out(summary_text(record) + "".join(f"Note: {note}\n" for note in notes), record), fmt))
+    if plot and simulation.results:
+        from ..output.plots import simulation_figure
+
+        plot.write(simulation_figure(simulation.expectations(), simulation.true_counts(), settings.bet_names))
+    if simulation.interrupted:
+        raise Interrupted
+
+
+@cli.command(name="report")
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--out", required=True, metavar="DIR", help="Folder to write (a new or empty folder, or one report wrote).")
+@click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only the report's own files are replaced).")
+@click.option("--shoes", type=Count(0, 10**7), default=2000, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
+@click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
+@click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
+@BURN
+@click.pass_context
+def report(ctx: click.Context, /, out: str, force: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
+    """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie):
+    per bet a self-contained HTML page and a Markdown page with the bet's rules, return table, house
+    edge per bet made and resolved, hit frequency, standard deviation, the edge for 1-8 decks and the
+    infinite deck with its closed form, the effects of removal, derived counts and a seeded counting
+    simulation; plots as SVG; the date (SOURCE_DATE_EPOCH if set), version and command."""
+    import dataclasses
+    import shlex
+
+    from ..output.files import FolderTarget
+    from ..output.report import ReportSettings, build, report_date
+    from ..studies.parallel import cores
+    from ..output.plots import pyplot
+    from ..studies.simulate import parse_penetration
+
+    given_options = options(ctx, **local)
+    if given_options.bets_file and not given_options.bet_names:
+        given_options = dataclasses.replace(given_options, bet_names=",".join(given_options.user_bets()))
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    if shoes and shoe.size > MAX_SIMULATED_CARDS:
+        raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
+    if shoes == 1:
+        raise InputError("--shoes 1: the report's estimates carry standard errors, which need at least 2 shoes (or --shoes 0: no simulation)")
+    settings_given = [flag for name, flag in (("seed", "--seed"), ("penetration", "--penetration"), ("burn", "--burn/--no-burn"))
+                      if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
+    if settings_given and (not shoes or shoe.with_replacement):
+        why = "--shoes 0 leaves the simulation out" if not shoes else "the infinite deck has no simulation"
+        raise InputError(f"{', '.join(settings_given)} set the counting simulation, and {why}")
+    settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *sys.argv[1:]]),
+                              report_date(), __version__, cores())
+    decisions = given_options.decisions_for_every_shoe("report")
+    pyplot("report")  # matplotlib draws the plots: checked before any work
+    simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
+    with FolderTarget(out, force) as target, progress_bar("simulating", length=simulated) as progress:
+        files = build(bets, shoe, decisions, settings, progress.update if progress else None)
+        target.write(files)
+    emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
+
+
+@cli.command(name="solve-pay")
+@click.option("--bet", "bet_name", required=True, metavar="NAME", help="The bet (catalog or --bets-file).")
+@click.option("--row", metavar="EVENT|N", help="The pay-table row to price, by its event or number (default: the row with the largest pay).")
+@click.option("--edge", "edge_text", metavar="PCT", help="The house edge wanted, in percent: the exact pay that gives it.")
+@click.option("--max-edge", "max_edge_text", metavar="PCT", help="The smallest whole pay whose house edge is at most PCT percent.")
+@click.option("--format", "fmt", type=click.Choice(["text", "json"]), default="text", show_default=True)
+@shared("shoe", "rules", "pays", "bets_file")
+@click.pass_context
+def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: str | None, max_edge_text: str | None, fmt: str, **local: Any) -> None:
+    """The exact pay of one row of a bet that gives a stated house edge (per bet made), with the
+    nearest whole and half-unit pays and their exact edges; or, with --max-edge, the smallest whole
+    pay that keeps the edge at or below a value. The other rows keep their pays."""
+    import dataclasses
+
+    from ..output.blocks import laid_out
+    from ..output.render import render
+    from ..studies.paysolve import solution_record, solution_text, solve
+
+    given_options = options(ctx, **local)
+    if edge_text is None and max_edge_text is None:
+        raise InputError("give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)")
+    if not bet_name.strip() or "," in bet_name or bet_name.strip().lower() == "all":
+        raise InputError(f"--bet takes one bet, not {shown(bet_name)}: solve-pay prices one bet (see `baccarat-odds bets` for the names)")
+    edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
+    max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
+    shoe = given_options.shoe()
+    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "--bet")
+    solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
+    emit(render(laid_out(solution_text(solution, shoe), solution_record(solution, shoe)), fmt))
+
+
+def fail(message: str, code: int) -> None:
+    """One line on stderr (cut short if long), then exit."""
+    line = " ".join(message.split())
+    click.echo(f"baccarat-odds: {line[:400] + ' ...' if len(line) > 400 else line}", err=True)
+    sys.exit(code)
+
+
+@cli.command(name="chemin-de-fer")
+@click.option("--model", type=click.Choice(["A", "B2", "B3"], case_sensitive=False),
+              help="A: each side sees its total (Kemeny-Snell); B2: the banker sees his two cards (Downton-Lockwood); B3: each side sees its two cards (Ethier-Gamez). Or give --rules.")
+@click.option("--format", "fmt", type=click.Choice(["table", "json", "markdown", "latex"]), default="table", show_default=True)
+@shared("shoe", "commission", "rules", without=("policy",))
+@click.pass_context
+def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: Any) -> None:
+    """Chemin de fer solved exactly as a game between the player and the banker, each choosing
+    where the rules leave a choice (in the models: the player on 5, the banker everywhere): the
+    value, both optimal strategies and a certificate that anyone can check.
+
+    Give --model, or --rules: a chemin de fer preset (the same as its model) or a TOML rules file
+    whose option points (C) are the choices, at least one for each side. --commission PCT takes PCT
+    percent of the banker's wins (default 0: the zero-sum game; a rule set's own commission is not
+    read); the game is then bimatrix and the output is its Nash equilibrium. Model A is Kemeny and
+    Snell's game with cards drawn with replacement: its --decks default is inf; the others default
+    to 8 decks.
+    """
+    from ..games.chemin import game_rules, solve
+    from ..output.chemin_tables import render_solution
+
+    given_options = options(ctx, **local)
+    if model is None and given_options.rules is None:
+        raise InputError("give --model A|B2|B3 or --rules NAME|FILE (a chemin de fer rule set)")
+    if model is not None and given_options.rules is not None:
+        raise InputError("give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)")
+    game = model if model is not None else given_options.rules
+    name, _ = game_rules(game)
+    decks = given_options.decks if given_options.decks is not None or given_options.shoe_spec else ("inf" if name == "A" else 8)
+    shoe = Options(decks, given_options.shoe_spec, given_options.remove).shoe()
+    emit(render_solution(solve(game, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
+
+
+def reword(command: click.Command, name: str, text: str) -> None:
+    """Give one command's copy of a shared option a help of its own."""
+    for param in command.params:
+        if isinstance(param, click.Option) and param.name == name:
+            param.help = text
+
+
+reword(chemin_de_fer, "commission", "Commission on the banker's wins, percent (default 0: the zero-sum game).")
+reword(chemin_de_fer, "rules", "A chemin de fer rule set instead of --model: a preset (chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) "
+                               "or a TOML rules file with option points (C) for both sides.")
+
+
+def given_twice(args: Sequence[str]) -> str | None:
+    """The first option given twice in one place (before the command, or after it), which click
+    would silently take as its last value; None when there is none. Given before and after the
+    command is caught by :func:`options`.
+
+    >>> given_twice(["--remove", "AS", "--remove", "KS"]), given_twice(["--remove", "AS", "deal", "--remove", "KS"])
+    ('--remove', None)
+    """
+    command: click.Command = cli
+    seen: set[str] = set()
+    arguments = iter(args)
+    for token in arguments:
+        if token == "--":
+            break
+        if not token.startswith("-") or token == "-":
+            if command is cli and token in cli.commands:
+                command, seen = cli.commands[token], set()
+            continue
+        name, inline, _ = token.partition("=")
+        option = next((param for param in command.params if isinstance(param, click.Option) and name in param.opts + param.secondary_opts), None)
+        if option is None:
+            continue
+        if not option.multiple and not option.count:
+            if option.name in seen:
+                return name
+            seen.add(option.name or name)
+        if not option.is_flag and not inline:
+            next(arguments, None)
+    return None
+
+
+def stop_at_first_interrupt(number: int, frame: FrameType | None) -> None:
+    """Ctrl-C: stop the command, and ignore every Ctrl-C after it, so that the stop (workers ended,
+    what finished printed, the exit) runs to its end whatever the timing of another."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    raise KeyboardInterrupt
+
+
+def main(argv: Iterable[str] | None = None) -> None:
+    """Entry point: every input error is one line on stderr and exit status 2; Ctrl-C is one line
+    and 130 (a terminal's ^C echo closed first); an output that cannot be written (a closed pipe, a
+    full disk) is one line and status 1."""
+    args = list(argv) if argv is not None else sys.argv[1:]
+    try:
+        previous = signal.signal(signal.SIGINT, stop_at_first_interrupt)
+    except ValueError:  # not the main thread, to which signals go
+        previous = None
+    try:
+        twice = given_twice(args)
+        if twice:
+            raise InputError(f"{twice}: that option is given already (only one value would count): give it once")
+        code = cli.main(args=args, prog_name="baccarat-odds", standalone_mode=False)
+    except click.ClickException as error:
+        fail(f"error: {error.format_message()}", 2)
+    except (click.Abort, KeyboardInterrupt, Interrupted):
+        if sys.stderr.isatty():
+            click.echo(err=True)
+        fail("interrupted", 130)
+    except InputError as error:
+        fail(f"error: {error}", 2)
+    except OutputLost as error:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())  # so that the exit does not fail to flush again
+        fail(f"error: {error}", 1)
+    except OSError as error:
+        where = f" ({error.filename})" if error.filename else ""
+        fail(f"error: {error.strerror or error}{where}", 1)
+    finally:
+        if previous is not None and signal.getsignal(signal.SIGINT) is stop_at_first_interrupt:
+            # the command is done: as the program only the exit is left, which Ctrl-C would cut
+            # short with a traceback; called with arguments, the caller's process goes on as it was
+            signal.signal(signal.SIGINT, signal.SIG_IGN if argv is None else previous)
+    sys.exit(code if isinstance(code, int) else 0)

@@ -1,0 +1,1 @@
+"""The vocabulary of a coup: cards, shoes, rules as data, policies, features, the walk, exact numbers."""

@@ -1,0 +1,239 @@
+"""Policies: what a hand does at each option point of a rule set, resolved into the decision
+weights the coup walk reads.
+
+A policy gives each option point a probability of drawing: ``draw`` (1), ``stand`` (0) or an exact
+probability (``9/11``). A key names a two-card total (``player_on_5``, every hand of that total) or,
+where the rules show a hand its cards, one composition (``player_on_1+4``); the banker's keys add the
+player's third card (``banker_on_3_vs_8``, ``banker_on_2+1_vs_stood``). A *base* as an entry,
+``punto_banco`` (the Punto Banco tableau) or ``optimal`` (the solution of chemin de fer,
+:mod:`exact_odds.games.chemin`, for its rule sets), plays every option point that no key names; a key
+overrides the base at the points it names, wherever it stands in the list. Each option point gets
+one choice: two keys naming one point (a total key and a cards key of the same hand, where the rules
+show the cards) and two bases are refused, so the order of the entries never matters.
+
+Decisions are integer weights out of a common ``scale`` (the least common denominator of the
+probabilities), so counts stay integers: a coup is weighted by both hands' decisions, and the totals
+are the ordered sequences times ``scale ** 2``.
+
+>>> from exact_odds.core.rules import BACCARAT_GOLD
+>>> gold = resolve(BACCARAT_GOLD, Policy.parse("player_on_5=9/11"))
+>>> gold.scale, gold.player_weight(2, 3), gold.player_weight(2, 2)
+(11, 9, 11)
+>>> str(Policy.parse("player_on_5=draw, banker_on_3_vs_8=stand"))
+'player_on_5=draw,banker_on_3_vs_8=stand'
+"""
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from itertools import product
+from math import lcm
+
+from ..errors import InputError
+from .numbers import parse_probability, shown
+from .rules import CHOICE, DRAW, PUNTO_BANCO, STAND, DrawRules, OptionPoint
+
+KEY = re.compile(r"(player)_on_([0-9](?:\+[0-9])?)|(banker)_on_([0-9](?:\+[0-9])?)_vs_([0-9]|stood)")
+BASES = ("punto_banco", "optimal")
+MAX_PURE_PROFILES = 16
+"""Without a policy, the analysis shows each pure choice when there are at most this many."""
+
+
+@dataclass(frozen=True)
+class Policy:
+    """Probabilities of drawing at option points, by key (see the module docstring)."""
+
+    entries: tuple[tuple[str, Fraction], ...] = ()
+    base: str | None = None
+
+    @classmethod
+    def parse(cls, text: str) -> "Policy":
+        """Entries ``KEY=draw|stand|P`` and at most one base (``punto_banco``, ``optimal``), separated by commas."""
+        entries: dict[str, Fraction] = {}
+        base = None
+        for item in (part.strip() for part in text.split(",")):
+            if not item:
+                continue
+            key, equals, value = (piece.strip() for piece in item.partition("="))
+            if not equals:
+                if key.lower() not in BASES:
+                    raise InputError(f"--policy entry {shown(item)}: expected KEY=draw, KEY=stand, KEY=P (a probability) or {', '.join(BASES)}")
+                if base is not None:
+                    raise InputError(f"--policy names two bases, {base} and {key.lower()}: give one (keys override it where they name a point)")
+                base = key.lower()
+                continue
+            key = key.lower()
+            if not KEY.fullmatch(key):
+                raise InputError(f"--policy key {shown(key)}: expected player_on_T, player_on_A+B, banker_on_T_vs_X or "
+                                 "banker_on_A+B_vs_X (T a total, A+B two card values, X a third card 0-9 or stood)")
+            if key in entries:
+                raise InputError(f"--policy names {key} twice")
+            words = value.lower()
+            entries[key] = Fraction(1) if words == "draw" else Fraction(0) if words == "stand" else parse_probability(value, f"--policy {key}")
+        return cls(tuple(entries.items()), base)
+
+    def __str__(self) -> str:
+        parts = ([self.base] if self.base else []) + [f"{key}={_word(probability)}" for key, probability in self.entries]
+        return ",".join(parts)
+
+    def __bool__(self) -> bool:
+        return bool(self.entries or self.base)
+
+    def summary(self, limit: int = 160) -> str:
+        """The policy as text, cut short when long (the number of choices it names is then given)."""
+        text = str(self)
+        if len(text) <= limit:
+            return text
+        return text[: limit - 40].rsplit(",", 1)[0] + f",... ({len(self.entries)} choices)"
+
+
+def _word(probability: Fraction) -> str:
+    return "draw" if probability == 1 else "stand" if probability == 0 else str(probability)
+
+
+def _key_point(key: str) -> OptionPoint:
+    match = KEY.fullmatch(key)
+    assert match is not None
+    side = match.group(1) or match.group(3)
+    seen = match.group(2) or match.group(4)
+    cards = tuple(sorted(int(value) for value in seen.split("+"))) if "+" in seen else None
+    total = sum(cards) % 10 if cards else int(seen)
+    third_text = match.group(5)
+    third = None if third_text in (None, "stood") else int(third_text)
+    return OptionPoint(side, total, (cards[0], cards[1]) if cards else None, third)
+
+
+def _covers(key: OptionPoint, point: OptionPoint) -> bool:
+    return (key.side, key.total, key.third) == (point.side, point.total, point.third) and key.cards in (None, point.cards)
+
+
+def _named_points(rules: DrawRules, entries: tuple[tuple[str, Fraction], ...]) -> dict[OptionPoint, tuple[str, Fraction]]:
+    """The option points of ``rules`` that ``entries`` name, each with the one entry naming it; an
+    entry that names no option point, or a point named by two entries, is an error."""
+    points = rules.option_points()
+    named: dict[OptionPoint, tuple[str, Fraction]] = {}
+    for key, probability in entries:
+        spelled = _key_point(key)
+        sees = rules.player_sees if spelled.side == "player" else rules.banker_sees
+        if spelled.cards is not None and sees == "total":
+            raise InputError(f"--policy {key}: under {rules.name} the {spelled.side} sees only his total "
+                             f"(say {OptionPoint(spelled.side, spelled.total, None, spelled.third).name})")
+        covered = [point for point in points if _covers(spelled, point)]
+        if not covered:
+            mark = rules.mark(spelled.side, spelled.total, spelled.third)
+            fixed = {DRAW: "always draws", STAND: "always stands"}.get(mark, "never decides (a natural)")
+            raise InputError(f"--policy {key}: not a choice under {rules.name} (there the {spelled.side} {fixed})")
+        for point in covered:
+            if point in named:
+                other = named[point][0]
+                if other == key:
+                    raise InputError(f"--policy names {key} twice")
+                raise InputError(f"--policy {other} and {key} both name {point.name}: give one choice for each option point")
+            named[point] = (key, probability)
+    return named
+
+
+def choices(rules: DrawRules, policy: Policy) -> dict[OptionPoint, Fraction]:
+    """The probability of drawing at every option point of ``rules`` under ``policy``, in the order
+    of :meth:`~exact_odds.core.rules.DrawRules.option_points`: the entry naming it (one at most, see
+    :func:`_named_points`), else the base; a point left open is an error."""
+    if policy.base == "optimal":
+        raise InputError(f"--policy optimal is the solution of chemin de fer on one shoe: solve it with exact_odds.games.chemin.with_optimal(rules, policy, shoe) "
+                         f"(the commands on one shoe do), not here for {rules.name}")
+    points = rules.option_points()
+    named = _named_points(rules, policy.entries)
+    chosen: dict[OptionPoint, Fraction] = {}
+    for point in points:
+        if point in named:
+            chosen[point] = named[point][1]
+        elif policy.base == "punto_banco":
+            mark = PUNTO_BANCO.mark(point.side, point.total, point.third)
+            if mark not in (DRAW, STAND):
+                raise InputError(f"--policy punto_banco: Punto Banco has no decision at {point.name} (a natural there)")
+            chosen[point] = Fraction(int(mark == DRAW))
+    open_points = [point.name for point in points if point not in chosen]
+    if open_points:
+        listed = ", ".join(open_points[:3]) + (f" and {len(open_points) - 3} more" if len(open_points) > 3 else "")
+        raise InputError(f"{rules.name} leaves a choice open at {listed}: give --policy {open_points[0]}=draw, =stand or =P (a probability such as 9/11)")
+    return chosen
+
+
+def with_base(rules: DrawRules, policy: Policy, base: Policy) -> Policy:
+    """``policy`` with its base replaced by the choices of ``base`` (a policy of ``rules`` in full):
+    ``policy``'s own entries where they name a point, ``base``'s at every other point."""
+    named = _named_points(rules, policy.entries)
+    filled = choices(rules, base)
+    return Policy(policy.entries + tuple((point.name, probability) for point, probability in filled.items() if point not in named))
+
+
+def policy_text(rules: DrawRules, policy: Policy) -> str:
+    """The choice ``policy`` makes at each option point of ``rules``, one ``KEY=choice`` a line."""
+    return "".join(f"{point.name}={_word(probability)}\n" for point, probability in choices(rules, policy).items())
+
+
+@dataclass(frozen=True)
+class Decisions:
+    """A rule set with every choice fixed: integer weights of drawing, out of ``scale``, by the
+    hand's two cards (and, for the banker, the player's third card; index 0 when the player stood)."""
+
+    rules: DrawRules
+    policy: Policy
+    scale: int
+    player: tuple[int, ...]  # [first * 10 + second]
+    banker: tuple[int, ...]  # [(first * 10 + second) * 11 + third + 1]
+
+    def __hash__(self) -> int:
+        """Of the rules and the policy alone, which fix every weight: decisions key the caches of
+        tables, so the 1,200 weights are not hashed on every lookup."""
+        return hash((self.rules, self.policy))
+
+    def player_weight(self, first: int, second: int) -> int:
+        return self.player[first * 10 + second]
+
+    def banker_weight(self, first: int, second: int, player_third: int | None) -> int:
+        return self.banker[(first * 10 + second) * 11 + (0 if player_third is None else player_third + 1)]
+
+    @property
+    def pure(self) -> bool:
+        return self.scale == 1
+
+
+@lru_cache(maxsize=64)
+def resolve(rules: DrawRules, policy: Policy = Policy()) -> Decisions:
+    """The decision weights of ``rules`` under ``policy`` (see :func:`choices`)."""
+    chosen = choices(rules, policy)
+    scale = lcm(*(probability.denominator for probability in chosen.values())) if chosen else 1
+
+    def weight(side: str, first: int, second: int, third: int | None) -> int:
+        total = (first + second) % 10
+        mark = rules.mark(side, total, third)
+        if mark == CHOICE:
+            sees = rules.player_sees if side == "player" else rules.banker_sees
+            cards = (min(first, second), max(first, second)) if sees == "cards" else None
+            return int(chosen[OptionPoint(side, total, cards, third)] * scale)
+        return scale if mark == DRAW else 0
+
+    player = tuple(weight("player", first, second, None) for first, second in product(range(10), repeat=2))
+    banker = tuple(weight("banker", first, second, third) for first, second in product(range(10), repeat=2) for third in (None, *range(10)))
+    return Decisions(rules, policy, scale, player, banker)
+
+
+def decisions_of(rules: DrawRules | Decisions, policy: Policy | str | None = None) -> Decisions:
+    """A rule set with its choices fixed by ``policy`` (a :class:`Policy`, or text as ``--policy``
+    takes), or decisions already resolved."""
+    if isinstance(rules, Decisions):
+        if policy:
+            raise InputError("give the policy either inside the decisions or as policy=, not both")
+        return rules
+    if isinstance(policy, str):
+        policy = Policy.parse(policy)
+    return resolve(rules, policy or Policy())
+
+
+def pure_policies(rules: DrawRules) -> list[Policy]:
+    """Every pure policy of a rule set with a few option points (each point: draw or stand)."""
+    points = rules.option_points()
+    if 2 ** len(points) > MAX_PURE_PROFILES:
+        raise InputError(f"{rules.name} has {len(points)} option points ({2 ** len(points):,} pure policies): give --policy")
+    return [Policy(tuple((point.name, Fraction(draw)) for point, draw in zip(points, draws))) for draws in product((1, 0), repeat=len(points))]

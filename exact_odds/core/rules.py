@@ -1,0 +1,384 @@
+"""Rule sets as data: naturals, who draws a third card, where a hand may choose, the main bets' pays.
+
+A rule set marks each situation D (draws), S (stands) or C (a choice: an *option point*, fixed by
+a policy, see :mod:`exact_odds.core.policy`); ``-`` marks a total that never needs a decision because it
+is a natural. Presets by name (:data:`PRESETS`) or a TOML file (:func:`load_rules`, :func:`rules_toml`).
+
+>>> PUNTO_BANCO.mark("player", 5), PUNTO_BANCO.mark("banker", 3, 8), PUNTO_BANCO.mark("banker", 5, None)
+('D', 'S', 'D')
+>>> [point.name for point in BACCARAT_GOLD.option_points()]
+['player_on_5']
+>>> load_rules(rules_toml(BACCARAT_GOLD), "copy") == BACCARAT_GOLD
+True
+"""
+
+import os
+from dataclasses import astuple, dataclass, fields
+from functools import cached_property
+from fractions import Fraction
+
+from ..errors import InputError
+from .numbers import parse_exact, parse_toml, shown
+
+DRAW, STAND, CHOICE, NEVER = "D", "S", "C", "-"
+MARKS = (DRAW, STAND, CHOICE)
+SIDES = ("player", "banker")
+SEES = ("total", "cards")
+
+TABLEAU_HEADER = "    " + " ".join(str(value) for value in range(10))
+
+
+def compositions(total: int) -> list[tuple[int, int]]:
+    """The two-card hands (point values, low first) with this total.
+
+    >>> compositions(5)
+    [(0, 5), (1, 4), (2, 3), (6, 9), (7, 8)]
+    """
+    return [(low, high) for low in range(10) for high in range(low, 10) if (low + high) % 10 == total]
+
+
+@dataclass(frozen=True, order=True)
+class OptionPoint:
+    """A situation where a hand may draw or stand: the side, what it sees (a two-card total, or
+    its two cards when the rules show them) and, for the banker, the player's third card."""
+
+    side: str
+    total: int
+    cards: tuple[int, int] | None = None
+    third: int | None = None
+    """The player's third-card value, or None when the player stood (banker points only)."""
+
+    @property
+    def name(self) -> str:
+        """``player_on_5``, ``player_on_1+4``, ``banker_on_3_vs_8``, ``banker_on_2+1_vs_stood``."""
+        seen = f"{self.cards[0]}+{self.cards[1]}" if self.cards else str(self.total)
+        if self.side == "player":
+            return f"player_on_{seen}"
+        return f"banker_on_{seen}_vs_{'stood' if self.third is None else self.third}"
+
+
+@dataclass(frozen=True)
+class DrawRules:
+    """A rule set (see the module docstring). Tables are by two-card total 0-9; the banker's tableau
+    by banker total (rows) and the player's third-card value (columns), read when the player drew."""
+
+    name: str
+    naturals: frozenset[int]
+    player: tuple[str, ...]
+    banker_when_player_stood: tuple[str, ...]
+    banker_tableau: tuple[tuple[str, ...], ...]
+    player_sees: str = "total"
+    banker_sees: str = "total"
+    commission: Fraction = Fraction(5)
+    """Percent taken from a winning banker bet."""
+    tie_pays: Fraction = Fraction(8)
+    """What the tie bet pays, to one."""
+
+    def __post_init__(self) -> None:
+        check = _Checker(self.name)
+        check.naturals(self.naturals)
+        check.row("player", self.player, self.naturals)
+        check.row("banker_when_player_stood", self.banker_when_player_stood, self.naturals)
+        if len(self.banker_tableau) != 10:
+            check.fail("banker_tableau", f"needs rows for banker totals 0-9, has {len(self.banker_tableau)}")
+        for total, row in enumerate(self.banker_tableau):
+            check.row(f"banker_tableau row {total}", row, self.naturals, natural=total in self.naturals)
+        for field, value in (("player_sees", self.player_sees), ("banker_sees", self.banker_sees)):
+            if value not in SEES:
+                check.fail(field, f"must be total or cards, not {value!r}")
+        if not 0 <= self.commission < 100:
+            check.fail("commission", f"must be a percentage from 0 to below 100, not {self.commission}")
+        if self.tie_pays <= 0:
+            check.fail("tie_pays", f"must be positive, not {self.tie_pays}")
+
+    def __repr__(self) -> str:
+        """A preset by its name in :mod:`exact_odds` (``PUNTO_BANCO``), any other rule set field by field.
+
+        >>> PUNTO_BANCO, BACCARAT_GOLD.with_pays(None, Fraction(8)).name
+        (PUNTO_BANCO, 'Baccarat Gold')
+        """
+        for name, preset in PRESETS.items():
+            if preset is self or astuple(preset) == astuple(self):
+                return name.upper()
+        return f"DrawRules({', '.join(f'{field.name}={getattr(self, field.name)!r}' for field in fields(self))})"
+
+    @cached_property
+    def is_natural(self) -> tuple[bool, ...]:
+        """Whether each two-card total 0-9 is a natural."""
+        return tuple(total in self.naturals for total in range(10))
+
+    def mark(self, side: str, total: int, player_third: int | None = None) -> str:
+        """D, S or C for the player on a two-card total, or the banker on a two-card total against
+        the player's third card (None: the player stood)."""
+        if side == "player":
+            return self.player[total]
+        if player_third is None:
+            return self.banker_when_player_stood[total]
+        return self.banker_tableau[total][player_third]
+
+    def option_points(self) -> list[OptionPoint]:
+        """Every option point, in a fixed order (player first; banker by total, then third card)."""
+        points = []
+        for total in range(10):
+            if total not in self.naturals and self.player[total] == CHOICE:
+                points += self._split("player", total, None)
+        for total in range(10):
+            if total in self.naturals:
+                continue
+            for third in (None, *range(10)):
+                if self.mark("banker", total, third) == CHOICE:
+                    points += self._split("banker", total, third)
+        return points
+
+    def _split(self, side: str, total: int, third: int | None) -> list[OptionPoint]:
+        sees = self.player_sees if side == "player" else self.banker_sees
+        if sees == "total":
+            return [OptionPoint(side, total, None, third)]
+        return [OptionPoint(side, total, cards, third) for cards in compositions(total)]
+
+    def with_pays(self, commission: Fraction | None, tie_pays: Fraction | None) -> "DrawRules":
+        """The same drawing rules with other main-bet pays (None keeps the rule set's own)."""
+        return DrawRules(self.name, self.naturals, self.player, self.banker_when_player_stood, self.banker_tableau,
+                         self.player_sees, self.banker_sees,
+                         self.commission if commission is None else commission, self.tie_pays if tie_pays is None else tie_pays)
+
+
+class RulesError(InputError):
+    """A rule set that cannot be: names the field and the problem."""
+
+    def __init__(self, origin: str, field: str, problem: str):
+        super().__init__(f"rules {origin}: {field}: {problem}")
+        self.field, self.problem = field, problem
+
+
+class _Checker:
+    """Validation of a rule set: every error names the field."""
+
+    def __init__(self, name: str):
+        self.origin = repr(name)
+
+    def fail(self, field: str, problem: str) -> None:
+        raise RulesError(self.origin, field, problem)
+
+    def naturals(self, naturals: frozenset[int]) -> None:
+        if not all(isinstance(total, int) and not isinstance(total, bool) and 0 <= total <= 9 for total in naturals):
+            self.fail("naturals", f"must be totals 0-9, not {sorted(naturals, key=str)}")
+
+    def row(self, field: str, row: tuple[str, ...], naturals: frozenset[int], natural: bool = False) -> None:
+        if len(row) != 10:
+            self.fail(field, f"needs 10 marks (totals or third cards 0-9), has {len(row)}")
+        for index, mark in enumerate(row):
+            unreachable = natural or (field in ("player", "banker_when_player_stood") and index in naturals)
+            if unreachable and mark == CHOICE:
+                self.fail(field, f"mark 'C' at {index}: a natural ends the coup, so no choice is made there (expected -, D or S)")
+            if mark not in MARKS and not (unreachable and mark == NEVER):
+                allowed = "D, S or - (a natural: never decided)" if unreachable else "D, S or C"
+                self.fail(field, f"mark {mark!r} at {index}: expected {allowed}")
+
+
+def _tableau(text: str) -> tuple[tuple[str, ...], ...]:
+    rows = [line.split() for line in text.strip().splitlines()[1:]]
+    return tuple(tuple(row[1:]) for row in rows)
+
+
+PUNTO_BANCO_TABLEAU = """
+    0 1 2 3 4 5 6 7 8 9
+0   D D D D D D D D D D
+1   D D D D D D D D D D
+2   D D D D D D D D D D
+3   D D D D D D D D S D
+4   S S D D D D D D S S
+5   S S S S D D D D S S
+6   S S S S S S D D S S
+7   S S S S S S S S S S
+8   - - - - - - - - - -
+9   - - - - - - - - - -
+"""
+
+PUNTO_BANCO = DrawRules(
+    name="Punto Banco",
+    naturals=frozenset({8, 9}),
+    player=tuple("DDDDDDSS--"),
+    banker_when_player_stood=tuple("DDDDDDSS--"),
+    banker_tableau=_tableau(PUNTO_BANCO_TABLEAU),
+)
+"""The fixed rules of Punto Banco (and of mini and midi baccarat, EZ Baccarat, Super 6)."""
+
+BACCARAT_GOLD = DrawRules(
+    name="Baccarat Gold",
+    naturals=frozenset({8, 9}),
+    player=tuple("DDDDDCSS--"),
+    banker_when_player_stood=tuple("DDDDDDSS--"),
+    banker_tableau=tuple(
+        tuple("D" * 10) if total <= 3 else tuple("SSSDDDDDSS") if total <= 5 else tuple("S" * 10) if total <= 7 else tuple("-" * 10)
+        for total in range(10)
+    ),
+    tie_pays=Fraction(9),
+)
+"""Baccarat Gold (Los Angeles and Bay Area card rooms; Wizard of Odds, "Baccarat Gold"): the player
+may draw or stand on 5; when the player draws, the banker draws on 0-3, on 4-5 only against a
+player third card of 3-7, never on 6-7; otherwise as Punto Banco; tie pays 9 to 1."""
+
+def chemin_de_fer(name: str, player_sees: str, banker_sees: str) -> DrawRules:
+    """Chemin de fer as a game: the player may draw or stand on 5 (draws on 0-4, stands on 6-7), and
+    the banker may draw or stand in every situation (his two-card total 0-7 against the player's
+    third card, or the player's standing). Ethier and Gamez (2013) name the models by what each side
+    sees at a choice: its two-card total, or its two cards."""
+    return DrawRules(
+        name=name,
+        naturals=frozenset({8, 9}),
+        player=tuple("DDDDDCSS--"),
+        banker_when_player_stood=tuple("CCCCCCCC--"),
+        banker_tableau=tuple(tuple("C" * 10) if total <= 7 else tuple("-" * 10) for total in range(10)),
+        player_sees=player_sees,
+        banker_sees=banker_sees,
+    )
+
+
+CHEMIN_DE_FER_A = chemin_de_fer("Chemin de fer, model A (Kemeny-Snell)", "total", "total")
+"""Each side sees only its total (with cards drawn with replacement, Kemeny and Snell's 2 x 2^88 game)."""
+CHEMIN_DE_FER_B2 = chemin_de_fer("Chemin de fer, model B2 (Downton-Lockwood)", "total", "cards")
+"""The player sees his total, the banker his two cards (a 2 x 2^484 game)."""
+CHEMIN_DE_FER_B3 = chemin_de_fer("Chemin de fer, model B3 (Ethier-Gamez)", "cards", "cards")
+"""Each side sees its two cards (a 2^5 x 2^484 game)."""
+
+PRESETS = {
+    "punto_banco": PUNTO_BANCO,
+    "baccarat_gold": BACCARAT_GOLD,
+    "chemin_de_fer_a": CHEMIN_DE_FER_A,
+    "chemin_de_fer_b2": CHEMIN_DE_FER_B2,
+    "chemin_de_fer_b3": CHEMIN_DE_FER_B3,
+}
+
+
+def rules_toml(rules: DrawRules) -> str:
+    """The rule set as a TOML file that :func:`load_rules` reads back to the same rules."""
+    def row(marks: tuple[str, ...]) -> str:
+        return " ".join(marks)
+
+    tableau = "\n".join([TABLEAU_HEADER] + [f"{total}   {row(marks)}" for total, marks in enumerate(rules.banker_tableau)])
+    naturals = ", ".join(str(total) for total in sorted(rules.naturals))
+    return f'''# exact_odds rule set. D draws, S stands, C is a choice (an option point, fixed by --policy);
+# - marks a total that is a natural (the coup stops before any decision).
+name = "{rules.name}"
+naturals = [{naturals}]          # two-card totals that stop both hands
+commission = "{rules.commission}"           # percent taken from a winning banker bet
+tie_pays = "{rules.tie_pays}"             # the tie bet pays this to one
+player_sees = "{rules.player_sees}"      # at a choice the player sees his total, or his two cards ("cards")
+banker_sees = "{rules.banker_sees}"      # the same for the banker
+
+# by the hand's two-card total:    0 1 2 3 4 5 6 7 8 9
+player =                   "{row(rules.player)}"
+banker_when_player_stood = "{row(rules.banker_when_player_stood)}"
+
+# when the player drew: banker's two-card total (rows) against the player's third-card value (columns)
+banker_tableau = """
+{tableau}
+"""
+'''
+
+
+RULES_FIELDS = ("name", "naturals", "commission", "tie_pays", "player_sees", "banker_sees", "player", "banker_when_player_stood", "banker_tableau")
+
+
+def load_rules(text: str, origin: str) -> DrawRules:
+    """A rule set from the text of a TOML rules file; errors name the field."""
+    try:
+        data = parse_toml(text)
+    except ValueError as error:  # tomllib.TOMLDecodeError
+        raise InputError(f"rules file {origin}: not valid TOML: {error}") from None
+    unknown = sorted(set(data) - set(RULES_FIELDS))
+    if unknown:
+        raise InputError(f"rules file {origin}: unknown field {unknown[0]!r} (expected {', '.join(RULES_FIELDS)})")
+    missing = [field for field in RULES_FIELDS[:2] + RULES_FIELDS[6:] if field not in data]
+    if missing:
+        raise InputError(f"rules file {origin}: missing field {missing[0]!r}")
+
+    def text_field(field: str) -> str:
+        value = data[field]
+        if not isinstance(value, str):
+            raise InputError(f"rules file {origin}: {field}: expected a string, not {value!r}")
+        return value
+
+    def number_field(field: str, default: Fraction) -> Fraction:
+        if field not in data:
+            return default
+        value = data[field]
+        if isinstance(value, bool) or not isinstance(value, (str, int)):
+            raise InputError(f"rules file {origin}: {field}: expected an exact number such as \"5\" or \"2.5\", not {shown(value)}")
+        return parse_exact(value, f"rules file {origin}: {field}", "\"5\" or \"2.5\"")
+
+    naturals = data["naturals"]
+    if not isinstance(naturals, list) or not all(isinstance(total, int) and not isinstance(total, bool) for total in naturals):
+        raise InputError(f"rules file {origin}: naturals: expected a list of totals such as [8, 9], not {naturals!r}")
+    lines = [line.split() for line in text_field("banker_tableau").strip().splitlines()]
+    if not lines or lines[0] != [str(value) for value in range(10)]:
+        raise InputError(f"rules file {origin}: banker_tableau: the first line must be the column header 0 1 2 3 4 5 6 7 8 9")
+    rows: dict[int, tuple[str, ...]] = {}
+    for line in lines[1:]:
+        if not line or line[0] not in tuple("0123456789") or int(line[0]) in rows:
+            raise InputError(f"rules file {origin}: banker_tableau: each row starts with a banker total 0-9, once: {' '.join(line)!r}")
+        rows[int(line[0])] = tuple(line[1:])
+    for total in range(10):
+        if total not in rows:
+            if total not in naturals:
+                raise InputError(f"rules file {origin}: banker_tableau: no row for banker total {total}")
+            rows[total] = (NEVER,) * 10
+    if not text_field("name").strip():
+        raise InputError(f"rules file {origin}: name: must not be empty")
+    try:
+        return DrawRules(
+            name=text_field("name"),
+            naturals=frozenset(naturals),
+            player=tuple(text_field("player").split()),
+            banker_when_player_stood=tuple(text_field("banker_when_player_stood").split()),
+            banker_tableau=tuple(rows[total] for total in range(10)),
+            player_sees=text_field("player_sees") if "player_sees" in data else "total",
+            banker_sees=text_field("banker_sees") if "banker_sees" in data else "total",
+            commission=number_field("commission", Fraction(5)),
+            tie_pays=number_field("tie_pays", Fraction(8)),
+        )
+    except RulesError as error:
+        raise RulesError(f"file {origin}", error.field, error.problem) from None
+
+
+def rules_named(spec: str) -> DrawRules:
+    """A preset by name, or the rules of a TOML file."""
+    if spec in PRESETS:
+        return PRESETS[spec]
+    if not os.path.isfile(spec):
+        raise InputError(f"--rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file")
+    try:
+        with open(spec, encoding="utf-8") as rules_file:
+            text = rules_file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read rules file {spec!r}: {getattr(error, 'strerror', None) or error}") from None
+    return load_rules(text, spec)
+
+
+def rules_text(rules: DrawRules) -> str:
+    """The rule set in words, with the banker's tableau as a grid."""
+    from ..output.grid import grid
+
+    def by_total(side: str, third: int | None) -> str:
+        words = {DRAW: "draw", STAND: "stand", CHOICE: "choice"}
+        return ", ".join(f"{total}: {words[rules.mark(side, total, third)]}" for total in range(10) if total not in rules.naturals)
+
+    naturals = " or ".join(str(total) for total in sorted(rules.naturals)) or "none"
+    lines = [
+        f"{rules.name}. A two-card {naturals} (a natural) in either hand: both hands stand.",
+        f"Player, by two-card total: {by_total('player', None)}.",
+        f"Banker, when the player stood: {by_total('banker', None)}.",
+        "Banker, when the player drew: banker's two-card total (rows) against the player's third-card value (columns):",
+        grid([[str(total)] + list(row) for total, row in enumerate(rules.banker_tableau) if total not in rules.naturals],
+             ["banker"] + [str(value) for value in range(10)]),
+        "D draws, S stands, C is a choice (fixed by --policy).",
+        f"At a choice the player sees his {'two cards' if rules.player_sees == 'cards' else 'total'}, "
+        f"the banker his {'two cards' if rules.banker_sees == 'cards' else 'total'} (and the player's third card).",
+        f"Banker bets pay 1 to 1 less {rules.commission}% commission; the tie bet pays {rules.tie_pays} to 1.",
+    ]
+    points = rules.option_points()
+    if points:
+        shown = ", ".join(point.name for point in points[:12]) + (f" ... ({len(points)} in all)" if len(points) > 12 else "")
+        lines.append(f"Option points: {shown}.")
+    return "\n".join(lines) + "\n"

@@ -1,0 +1,1 @@
+"""Exact counting: the enumerator, the compiled tables and kernel, distributions, analysis."""

@@ -1,0 +1,307 @@
+"""Expectations, house edges and return tables of bets, exactly.
+
+>>> from exact_odds.core.shoe import Shoe
+>>> from exact_odds.bets.bets import catalog
+>>> result = analyze(Shoe.decks(8), [catalog()["player_pair"]])
+>>> result.bets[0].expected_value
+Fraction(-43, 415)
+"""
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from fractions import Fraction
+from math import factorial, lcm
+from typing import Protocol
+
+import numpy as np
+
+from ..bets.bets import Bet, Payout, one_hot_lines, settlement
+from ..bets.conditions import Comparison, Condition, Feature, Literals, Not, parse_condition
+from ..errors import InputError
+from .distribution import FLOAT_EXACT, Distribution
+from .enumerator import enumerate_cards, enumerate_coups
+from ..core.features import CARD_FEATURES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_kind, merge_levels
+from .tables import Tracked, tracked_key
+from ..core.policy import Decisions, Policy, decisions_of
+from ..core.numbers import shown
+from ..core.rules import PUNTO_BANCO, DrawRules
+from ..core.shoe import Shoe
+
+
+@dataclass(frozen=True)
+class ReturnRow:
+    """One line of a return table: the event, what it pays, and how many of ``total`` sequences."""
+
+    event: str
+    pays: Payout
+    combinations: int
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.combinations, self.total)
+
+    @property
+    def expected_return(self) -> Fraction:
+        return self.pays.net * self.probability
+
+
+@dataclass(frozen=True)
+class BetAnalysis:
+    """A bet's return table on one shoe, with its exact moments."""
+
+    bet: Bet
+    rows: tuple[ReturnRow, ...]
+    total: int
+    cards: int
+    expected_value: Fraction
+    """Expected net win per unit staked."""
+    scale: int = 1
+    """Each sequence counts ``scale`` times in ``total`` and the combinations (a mixed policy)."""
+    unordered: str = ""
+    """How the combinations are counted when not as ordered draws: ``hands`` or ``cards`` (see :data:`UNORDERED`)."""
+
+    def _second_moment(self) -> Fraction:
+        scale = lcm(*(row.pays.net.denominator for row in self.rows))
+        return Fraction(sum(int((row.pays.net * scale) ** 2) * row.combinations for row in self.rows), scale**2 * self.total)
+
+    @property
+    def house_edge(self) -> Fraction:
+        """The house's expected win per unit staked (per bet made)."""
+        return -self.expected_value
+
+    @property
+    def push_probability(self) -> Fraction:
+        return Fraction(sum(row.combinations for row in self.rows if row.pays.net == 0), self.total)
+
+    @property
+    def house_edge_excluding_pushes(self) -> Fraction | None:
+        """House edge per bet resolved (ties excluded for banker and player); None if it never resolves."""
+        resolved = 1 - self.push_probability
+        return self.house_edge / resolved if resolved else None
+
+    @property
+    def variance(self) -> Fraction:
+        return self._second_moment() - self.expected_value**2
+
+
+@dataclass(frozen=True)
+class Analysis:
+    """The outcome table of a shoe and the analysis of each chosen bet."""
+
+    shoe: Shoe
+    decisions: Decisions
+    outcomes: dict[str, int]
+    total: int
+    bets: tuple[BetAnalysis, ...]
+    given: "Given | None" = None
+    """The condition the analysis is conditional on (None: the whole shoe)."""
+
+    @property
+    def scale(self) -> int:
+        """Each sequence counts ``scale`` times (a mixed policy's weights, see :mod:`exact_odds.core.policy`)."""
+        return self.decisions.scale**2
+
+    def probability(self, outcome: str) -> Fraction:
+        return Fraction(self.outcomes[outcome], self.total)
+
+
+class Engine(Protocol):
+    """Where distributions come from: the plain enumerator, or the compiled evaluator."""
+
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None,
+              faces: frozenset[str] | None = None) -> Distribution:
+        """The coups of ``shoe`` by row; given ``bets`` (even none), the rows may be merged where
+        those bets and the winner agree (every other feature is then only that of one row of each).
+        Given ``faces`` (else those the bets read, else all), a tracked slot not in it may be told
+        apart by its suit or colour alone (its value and rank are then not columns)."""
+        ...
+
+    def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution: ...
+
+
+class PlainEngine:
+    """Distributions from the plain recursive enumerator (the oracle every fast path is checked against)."""
+
+    def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None,
+              faces: frozenset[str] | None = None) -> Distribution:
+        return enumerate_coups(shoe, decisions, tracked)
+
+    def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution:
+        return enumerate_cards(shoe, tracked)
+
+
+def default_engine() -> Engine:
+    """The compiled evaluator (``--engine fast``)."""
+    from .compiled import FastEngine
+
+    return FastEngine()
+
+
+ENGINES = {"fast": default_engine, "enumerate": PlainEngine}
+
+
+def line_counts(bets: Sequence[Bet], distribution: Distribution) -> list[list[int]]:
+    """The sequences each pay-table line of each bet settles (then the rest, which loses). Where
+    the rows are laid out alike for every shoe and the total is below 2^53: one float64 product of
+    the counts with the rows' lines one-hot, exact (each partial sum counts sequences)."""
+    lengths = [len(bet.payouts) for bet in bets]
+    cache, counts = distribution.settlements, distribution.counts
+    if len(bets) > 1 and cache is not None and counts.dtype != object and distribution.total < FLOAT_EXACT:
+        one_hot = one_hot_lines(bets, distribution.columns, len(counts), cache)
+        if one_hot is not None:
+            sums = (counts.astype(np.float64) @ one_hot).astype(np.int64).tolist()
+            offsets = np.cumsum([0] + lengths).tolist()
+            return [sums[start:end] for start, end in zip(offsets, offsets[1:])]
+    return [distribution.sums_by(settlement(bet, distribution.columns, cache), length) for bet, length in zip(bets, lengths)]
+
+
+def return_table(bet: Bet, distribution: Distribution, combinations: list[int] | None = None) -> "BetAnalysis":
+    """Settle ``bet`` on every row of ``distribution`` (whose counts by its lines may be given)."""
+    combinations = line_counts((bet,), distribution)[0] if combinations is None else combinations
+    scale, nets = bet.scaled_pays
+    expected_value = Fraction(sum(net * count for net, count in zip(nets, combinations)), scale * distribution.total)
+    rows = [ReturnRow(event, pays, count, distribution.total) for event, pays, count in zip(bet.events, bet.payouts, combinations)]
+    if not combinations[-1]:  # no coup is left to the loss of no row: the table has no line for it
+        rows.pop()
+    return BetAnalysis(bet, tuple(rows), distribution.total, distribution.cards, expected_value, distribution.scale)
+
+
+def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None,
+            engine: Engine | None = None, given: Condition | str | None = None, unordered: str = "") -> Analysis:
+    """The outcome table of ``shoe`` and the return table of each bet, under ``rules`` with their
+    choices fixed by ``policy`` (and, with ``given``, conditional on that condition).
+
+    Bets that read the coup at the same card slots and granularities (none, for most) share one
+    enumeration of it; a bet that reads only the first cards (the pair bets) settles on those cards alone, counted as ordered draws of those cards (``unordered``:
+    by hands or by sets of cards, as sources that count them so do). Given a
+    condition, every bet is settled on the coups where it holds (counted as 6-card sequences).
+    """
+    if not isinstance(shoe, Shoe):
+        raise InputError(f"analyze takes a Shoe (e.g. Shoe.decks(8)), not {shown(shoe)}")
+    if not isinstance(bets, (list, tuple)) or not all(isinstance(bet, Bet) for bet in bets):
+        raise InputError(f"analyze takes a list of bets (e.g. [catalog()[\"banker\"]]), not {shown(bets)}")
+    check_unordered(unordered, shoe.with_replacement)
+    if unordered and given is not None:
+        raise InputError("unordered counts bets on the first cards alone; given a condition, every bet is counted through the coup")
+    if unordered and all(bet.needs_coup for bet in bets):
+        raise InputError("unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
+    decisions = decisions_of(rules, policy)
+    engine = engine or default_engine()
+    if given is not None:
+        return _conditional(shoe, bets, decisions, engine, parse_condition(given) if isinstance(given, str) else given)
+    coup_members: dict[Tracked, list[Bet]] = {(): []}
+    card_members: dict[Tracked, list[Bet]] = {}
+    keys = [tracked_key(bet.card_slots) for bet in bets]
+    for bet, key in zip(bets, keys):
+        (coup_members if bet.needs_coup else card_members).setdefault(key, []).append(bet)
+    results: dict[int, BetAnalysis] = {}
+    for on_coup, members_by_key in ((True, coup_members), (False, card_members)):
+        for key, members in members_by_key.items():  # one distribution at a time, each dropped once its bets are settled
+            distribution = engine.coups(shoe, decisions, dict(key), tuple(members)) if on_coup else engine.cards(shoe, dict(key), tuple(members))
+            if on_coup and not key:
+                outcomes, total = distribution.outcome_counts(), distribution.total
+            if unordered and not on_coup:
+                results.update((id(bet), unordered_table(bet, distribution, unordered, shoe.with_replacement)) for bet in members)
+            else:
+                results.update((id(bet), return_table(bet, distribution, lines)) for bet, lines in zip(members, line_counts(members, distribution)))
+            del distribution
+    return Analysis(shoe, decisions, outcomes, total, tuple(results[id(bet)] for bet in bets))
+
+
+HANDS = (("player_card1", "player_card2"), ("banker_card1", "banker_card2"))
+UNORDERED = ("hands", "cards")
+"""How first-card draws may be counted instead of in order: by hands (each hand's two cards in
+either order) or by sets of cards (the cards a bet reads in any order)."""
+UNORDERED_WITH_REPLACEMENT = ("counting by hands or sets of cards has no meaning when cards are drawn with replacement (the infinite "
+                              "deck): two equal cards are one ordered draw, two different cards two; count the draws in order")
+"""Why nothing drawn with replacement is counted by hands or sets: an ordered count over the orders
+of distinct cards is a whole number only when no card can be drawn twice."""
+
+
+def check_unordered(unordered: object, with_replacement: bool) -> None:
+    """Refuse a way of counting that is not one of :data:`UNORDERED` ("" for ordered draws), or any
+    but ordered draws with replacement (:data:`UNORDERED_WITH_REPLACEMENT`)."""
+    if not isinstance(unordered, str) or unordered not in ("", *UNORDERED):
+        raise InputError(f"unordered must be one of {', '.join(UNORDERED)} (or \"\" for ordered draws), not {shown(unordered)}")
+    if unordered and with_replacement:
+        raise InputError(UNORDERED_WITH_REPLACEMENT)
+
+
+def unordered_divisor(columns: Columns, unordered: str, settle: Callable[[Columns], Array], name: str, with_replacement: bool) -> int:
+    """How many orders count as one: 2 per hand whose two cards are read (``hands``), or k! for the
+    k cards read (``cards``). What is counted must come out alike in every such order: checked on
+    every row, exactly, for each swap that generates them. Without replacement each order of k
+    distinct cards is one of k! (of 2 in a hand), so the counts divide exactly; with replacement
+    they would not, and are refused."""
+    check_unordered(unordered, with_replacement)
+    slots = [slot for slot in FIRST_CARDS if slot in columns.levels]
+    swaps = [pair for pair in HANDS if pair[0] in columns.levels and pair[1] in columns.levels] if unordered == "hands" else list(zip(slots, slots[1:]))
+    if unordered == "cards" and len({columns.levels[slot] for slot in slots}) > 1:
+        raise InputError(f"{name} reads its cards at different granularities: they cannot be counted as a set")
+    for first, second in swaps:
+        swapped = Columns({_swap(column, first, second): values for column, values in columns.items()},
+                          {_swap(slot, first, second): level for slot, level in columns.levels.items()})
+        if columns.levels[first] != columns.levels[second] or not (settle(swapped) == settle(columns)).all():
+            order = "the two orders of a hand's cards" if unordered == "hands" else "its cards in different orders"
+            raise InputError(f"{name} settles {order} differently: it cannot be counted by {unordered}")
+    return 2 ** len(swaps) if unordered == "hands" else factorial(len(slots))
+
+
+def unordered_table(bet: Bet, distribution: Distribution, unordered: str, with_replacement: bool) -> "BetAnalysis":
+    """The return table of a bet on the first cards counted by hands or by sets (see
+    :func:`unordered_divisor`)."""
+    divisor = unordered_divisor(distribution.columns, unordered, bet.settle, f"bet {bet.name!r}", with_replacement)
+    ordered = return_table(bet, distribution)
+    rows = tuple(ReturnRow(row.event, row.pays, row.combinations // divisor, row.total // divisor) for row in ordered.rows)
+    return BetAnalysis(bet, rows, ordered.total // divisor, ordered.cards, ordered.expected_value, ordered.scale, unordered)
+
+
+def _swap(name: str, first: str, second: str) -> str:
+    return second + name[len(first) :] if name.startswith(first) else first + name[len(second) :] if name.startswith(second) else name
+
+
+def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition) -> Analysis:
+    """The analysis restricted to the coups where ``given`` holds."""
+    faces = given.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
+    coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)), faces=faces)
+    restricted = coups.where(given(coups.columns))
+    if restricted.total == 0:
+        raise InputError(f"the condition given never holds in {shoe}: {given.text}")
+    results = tuple(return_table(bet, restricted) for bet in bets)
+    return Analysis(shoe, decisions, restricted.outcome_counts(), restricted.total, results, Given(given.text, restricted.total, coups.total))
+
+
+@dataclass(frozen=True)
+class Given:
+    """The condition an analysis is conditional on, and how often it holds."""
+
+    text: str
+    combinations: int
+    total: int
+
+    @property
+    def probability(self) -> Fraction:
+        return Fraction(self.combinations, self.total)
+
+
+def by_feature(shoe: Shoe, bets: list[Bet], decisions: Decisions, feature: str, engine: Engine | None = None) -> list[tuple[int, Analysis]]:
+    """One conditional analysis per value the feature takes (value codes as in the condition
+    language: winner 0 banker, 1 player, 2 tie; ranks 0 = A ...; -1 for a card not dealt)."""
+    kind = feature_kind(feature)
+    if kind is None:
+        raise InputError(f"--by {feature!r}: not a feature (see the table of features in docs/language.md)")
+    engine = engine or default_engine()
+    probe = parse_condition(f"{feature} == {feature}")
+    coups = engine.coups(shoe, decisions, merge_levels(probe.slots, *(bet.card_slots for bet in bets)))
+    values = sorted({int(value) for value in np.asarray(coups.columns[feature]).tolist()})
+    return [(value, _conditional(shoe, bets, decisions, engine, _equals(feature, value))) for value in values
+            if coups.count_where(np.asarray(coups.columns[feature]) == value)]
+
+
+def _equals(feature: str, value: int) -> Condition:
+    """The condition feature == value, by value code (:data:`~exact_odds.core.features.NOT_DEALT`
+    for a card slot: where it holds no card, which a card's feature never equals)."""
+    read = Feature(feature)
+    tree = Not(Comparison("==", read, read)) if value == NOT_DEALT and feature in CARD_FEATURES else Literals("==", read, (value,))
+    return Condition(f"{feature} = {value}", tree)

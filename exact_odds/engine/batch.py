@@ -1,0 +1,283 @@
+"""Many shoes at once: exact expectations of many bets on many shoes (counting studies).
+
+The bets that read the coup are reduced to *events* (:mod:`exact_odds.engine.events`): the distinct
+combinations of the pay-table line each bet settles on, over the rows of the compiled coup table
+(the 42 coup bets of the catalog need 84). The kernel (:mod:`exact_odds.engine.kernel`) counts each event for each shoe; every bet's expectation
+follows exactly, in integers, from the event counts and its pays. Bets on the first cards alone
+(the pair bets) are counted the same way over their own table of card draws.
+
+>>> from exact_odds.bets.bets import catalog
+>>> many = batch_expectations([[32] * 13, [31] * 13], [catalog()["banker"], catalog()["player_pair"]])
+>>> many.expected_value(0, "player_pair")
+Fraction(-43, 415)
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+import numpy as np
+
+from ..bets.bets import Bet
+from ..core.cards import RANKS
+from .distribution import FLOAT_EXACT, INT64_SAFE, falling
+from ..errors import InputError
+from ..core.features import OUTCOMES, Array, Partition
+from .events import cached_basis
+from .kernel import weigh
+from ..core.policy import Decisions, Policy, decisions_of
+from ..core.numbers import shown
+from ..core.rules import PUNTO_BANCO, DrawRules
+from ..core.shoe import CARD_NAMES, CARDS_PER_COUP
+from .patterns import pattern_form
+from .store import coup_table
+from .tables import Table, Tracked, card_table, tracked_key
+
+CHUNK = 4096
+"""Shoes weighed in one call of the kernel."""
+
+
+@dataclass(frozen=True)
+class BatchExpectations:
+    """Exact expectations of several bets on many shoes.
+
+    ``numerators[s, b] / (scales[b] * falling(sizes[s], depths[b]))`` is the expected net win per
+    unit of bet ``b`` on shoe ``s``: a coup bet counts ordered 6-card sequences (times a mixed
+    policy's scale), a bet on the first cards ordered draws of the cards it reads. Asked for the
+    outcomes, ``outcomes[s, o] / (outcome_scale * falling(sizes[s], outcome_depth))`` is the
+    probability of outcome ``o`` (banker, player, tie) on shoe ``s``.
+    """
+
+    bets: tuple[Bet, ...]
+    numerators: Array
+    scales: tuple[int, ...]
+    depths: tuple[int, ...]
+    sizes: tuple[int, ...]
+    outcomes: Array | None = None
+    """(shoes x 3) the coups banker, player and tie win, when asked for (see :func:`batch_expectations`)."""
+    outcome_scale: int = 1
+    outcome_depth: int = CARDS_PER_COUP
+
+    def expected_value(self, shoe: int, bet: str) -> Fraction:
+        column = [candidate.name for candidate in self.bets].index(bet)
+        return Fraction(int(self.numerators[shoe, column]), self.scales[column] * falling(self.sizes[shoe], self.depths[column]))
+
+    def outcome_probability(self, shoe: int, outcome: str) -> Fraction:
+        """The exact probability that ``outcome`` (banker, player or tie) wins a coup of the shoe."""
+        if self.outcomes is None:
+            raise InputError("the outcomes were not counted: call batch_expectations with outcomes=True")
+        count = self.outcomes[shoe, OUTCOMES.index(outcome)]
+        return Fraction(int(count), self.outcome_scale * falling(self.sizes[shoe], self.outcome_depth))
+
+    def positive(self) -> Array:
+        """Exactly where the expectation is above zero."""
+        positive: Array = self.numerators > 0
+        return positive
+
+    def floats(self) -> Array:
+        """The expectations as floats, fast (to about 1e-15 relative): for statistics only."""
+        return _quotients(self.numerators, self.scales, self.depths, self.sizes)
+
+    def outcome_floats(self) -> Array:
+        """(shoes x 3) the outcomes' probabilities as floats, as :meth:`floats`."""
+        if self.outcomes is None:
+            raise InputError("the outcomes were not counted: call batch_expectations with outcomes=True")
+        return _quotients(self.outcomes, (self.outcome_scale,) * len(OUTCOMES), (self.outcome_depth,) * len(OUTCOMES), self.sizes)
+
+
+def _quotients(numerators: Array, scales: tuple[int, ...], depths: tuple[int, ...], sizes: tuple[int, ...]) -> Array:
+    """``numerators[s, c] / (scales[c] * falling(sizes[s], depths[c]))`` as floats."""
+    if numerators.dtype == object:  # Python integers, perhaps beyond floats: each quotient rounded once
+        drawn = {(size, depth): falling(size, depth) for size in set(sizes) for depth in set(depths)}
+        exact = np.array([[scale * drawn[size, depth] for scale, depth in zip(scales, depths)] for size in sizes],
+                         dtype=object).reshape(numerators.shape)
+        quotients: Array = (numerators / exact).astype(np.float64)
+        return quotients
+    shoe_sizes = np.asarray(sizes, dtype=np.float64)
+    sequences = {depth: np.prod([shoe_sizes - drawn for drawn in range(depth)], axis=0) for depth in set(depths)}
+    denominators = np.stack([scale * sequences[depth] for scale, depth in zip(scales, depths)], axis=1)
+    floats: Array = numerators.astype(np.float64) / denominators
+    return floats
+
+
+def exact_product(counts: Array, pays: Array) -> Array:
+    """counts @ pays exactly in int64, for non-negative counts and a product that fits (the caller
+    checks): by float64 matrix products on limbs of the counts narrow enough that every sum is
+    an exact float (below 2^53), then shifted back. Far faster than numpy's integer product.
+
+    >>> exact_product(np.array([[2**52 + 1, 3]]), np.array([[7, -1], [0, 2]])).tolist()
+    [[31525197391593479, -4503599627370491]]
+    """
+    spread = int(np.abs(pays).sum(axis=0).max(initial=0))
+    bits = FLOAT_EXACT.bit_length() - 1 - spread.bit_length()
+    if bits < 8:  # pays too large to leave useful limbs: the integer product
+        product: Array = counts @ pays
+        return product
+    floats, result, shift = pays.astype(np.float64), np.zeros((len(counts), pays.shape[1]), dtype=np.int64), 0
+    remaining = counts.astype(np.int64)
+    while remaining.any():
+        limb = (remaining & ((1 << bits) - 1)).astype(np.float64)
+        result += (limb @ floats).astype(np.int64) << shift
+        remaining, shift = remaining >> bits, shift + bits
+    return result
+
+
+@dataclass(frozen=True)
+class LineSums:
+    """A group's expectations from event counts given as exact floats, by one float64 product with
+    a 0/1 matrix: each bet's net on a base line times the total count, plus, for each other line,
+    the difference of nets times that line's count. Every partial sum of that product is a sum of
+    counts, at most the total, so below 2^53 it is exact; no limbs, whatever the pays. (One column
+    fewer per bet than the full one-hot of :func:`~exact_odds.bets.bets.one_hot_lines`, which the single
+    shoe uses: for bets of one winning line, half the product.)
+
+    >>> from exact_odds.bets.bets import catalog
+    >>> sums = LineSums.of((catalog()["tie"],), np.array([[0], [1]]))
+    >>> sums.numerators(np.array([[30.0, 70.0]]), np.int64).tolist()  # tie 8 to 1: 30 ties, 70 not
+    [[170]]
+    """
+
+    indicator: Array  # (events x columns) 0/1: the events on each bet's other lines
+    differences: Array  # (columns,) net on that line less the base line's
+    starts: Array  # each bet's first column (every bet has one, perhaps all zero)
+    base: Array  # (bets,) net on each bet's base line
+
+    @classmethod
+    def of(cls, group: tuple[Bet, ...], lines: Array) -> "LineSums":
+        columns: list[Array] = []
+        differences, starts, base = [], [], []
+        for position, bet in enumerate(group):
+            nets = bet.scaled_pays[1]
+            present = np.bincount(lines[:, position], minlength=len(nets))
+            common = int(present.argmax())
+            starts.append(len(columns))
+            base.append(nets[common])
+            others = [line for line in range(len(nets)) if present[line] and line != common] or [common]
+            for line in others:
+                columns.append(lines[:, position] == line if line != common else np.zeros(len(lines), dtype=bool))
+                differences.append(nets[line] - nets[common])
+        return cls(np.stack(columns, axis=1).astype(np.float64), integers(differences), np.array(starts), integers(base))
+
+    def numerators(self, events: Array, kind: Any) -> Array:
+        """(shoes x bets) from (shoes x events) exact float counts with totals below 2^53."""
+        totals = events.sum(axis=1).astype(np.int64).astype(kind)
+        counts = (events @ self.indicator).astype(np.int64).astype(kind)
+        result: Array = totals[:, None] * self.base.astype(kind) + np.add.reduceat(counts * self.differences.astype(kind), self.starts, axis=1)
+        return result
+
+
+def integers(values: list[int] | tuple[int, ...]) -> Array:
+    """int64 where every value is within :data:`INT64_SAFE`, else Python integers (a bets file's
+    pay may have hundreds of digits)."""
+    return np.array(values, dtype=np.int64 if all(abs(value) < INT64_SAFE for value in values) else object)
+
+
+def _pays(group: tuple[Bet, ...], lines: Array) -> Array:
+    """(events x bets): each bet's scaled net pay on each event's line."""
+    stacked: Array = np.stack([integers(bet.scaled_pays[1])[lines[:, position]] for position, bet in enumerate(group)], axis=1)
+    return stacked
+
+
+MAX_COUNT = 2**40
+"""The batch path weighs counts below this (a shoe of 2^40 cards of one rank) in 64-bit integers."""
+
+
+def shoe_rows(counts: Any) -> Array:
+    """``counts`` as (shoes x 13 or 52) int64 counts; anything else (rows of other lengths, counts
+    that are not whole numbers from 0 below :data:`MAX_COUNT`) refused, naming the first such count."""
+    try:
+        shoes = np.asarray(counts)
+    except ValueError:  # rows of different lengths
+        shoes = np.asarray(counts, dtype=object)
+    if shoes.ndim != 2 or shoes.shape[1] not in (13, 52):
+        raise InputError(f"counts must be one row per shoe of 13 per-rank or 52 per-card counts, not shape {shoes.shape}")
+    if shoes.dtype.kind in "iu":
+        if not shoes.size or (shoes.min() >= 0 and shoes.max() < MAX_COUNT):
+            return shoes.astype(np.int64)
+        flat = shoes.ravel()
+        position = int(np.flatnonzero((flat < 0) | (flat >= MAX_COUNT))[0])
+    else:  # floats, bools, text, or integers past int64 that numpy read as floats: judged as given
+        flat = (shoes if isinstance(counts, np.ndarray) else np.asarray(counts, dtype=object)).ravel()
+        whole = [isinstance(count, (int, np.integer)) and not isinstance(count, bool) for count in flat.tolist()]
+        bad = [index for index, count in enumerate(flat.tolist()) if not whole[index] or not 0 <= count < MAX_COUNT]
+        if not bad:
+            return np.asarray(flat.tolist(), dtype=np.int64).reshape(shoes.shape)
+        position = bad[0]
+    shoe, column = divmod(position, shoes.shape[1])
+    name = RANKS[column] if shoes.shape[1] == 13 else CARD_NAMES[column]
+    count = flat[position].item() if isinstance(flat[position], np.generic) else flat[position]
+    if isinstance(count, int) and not isinstance(count, bool) and count >= 0:
+        raise InputError(f"shoe {shoe}: count of {name} {int(count):,} is beyond the batch path, which weighs counts below 2^40")
+    raise InputError(f"shoe {shoe}: count of {name} must be a whole number from 0, not {shown(count)}")
+
+
+OUTCOME_GROUP: tuple[bool, Tracked] = (True, ())
+"""The table whose events are told apart by the winner too, when the outcomes are asked for: the
+coup's, no card slot tracked (the main bets' own)."""
+
+
+def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None,
+                       outcomes: bool = False) -> BatchExpectations:
+    """Exact expectations of ``bets`` for many shoes under ``rules`` with their choices fixed by
+    ``policy``. ``counts`` is (shoes x 13) per-rank counts A..K, or (shoes x 52) per-card counts
+    (rank-major, suits S H D C) when a bet reads suits or colours. Any bet the compiled tables can
+    hold is weighed: on the coup (with the card slots it reads) or on the first cards alone. With
+    ``outcomes``, the coups each outcome wins too, from the same weighing of events."""
+    decisions = decisions_of(rules, policy)
+    shoes = shoe_rows(counts)
+    sizes = tuple(int(size) for size in shoes.sum(axis=1))
+    small = [index for index, size in enumerate(sizes) if size < CARDS_PER_COUP]
+    if small:
+        raise InputError(f"shoe {small[0]} holds {sizes[small[0]]} cards; a coup needs a shoe of at least {CARDS_PER_COUP}")
+    groups: dict[tuple[bool, Tracked], list[int]] = {}  # (reads the coup, slots read): bets that share a table
+    for index, bet in enumerate(bets):
+        groups.setdefault((bet.needs_coup, tracked_key(bet.card_slots)), []).append(index)
+    if outcomes:
+        groups.setdefault(OUTCOME_GROUP, [])
+    forms = {key: pattern_form(key[1], tuple(bets[index] for index in members)) for key, members in groups.items() if not key[0]}
+    tables = {key: coup_table(decisions, key[1]) if key[0] else card_table(key[1]) for key in groups if forms.get(key) is None}
+    largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
+    largest = max((table.bound(max(sizes, default=0)) for table in tables.values()), default=max(sizes, default=0) ** 4)
+    wide = largest_pay * largest >= INT64_SAFE
+    numerators = np.zeros((len(shoes), len(bets)), dtype=object if wide else np.int64)
+    scales = [0] * len(bets)
+    depths = [0] * len(bets)
+    won: list[Array] = []  # per chunk of shoes, the coups each outcome wins
+    outcome_table: Table | None = None
+    for key, members in groups.items():
+        group = tuple(bets[index] for index in members)
+        form = forms.get(key)
+        if form is not None:
+            pays = _pays(group, np.stack([bet.settle(form.columns) for bet in group], axis=1))
+            counts = form.counts(Partition.of(form.fine).class_counts(shoes))
+            numerators[:, members] = (counts.astype(object) @ pays.astype(object)) if wide or counts.dtype == object else exact_product(counts, pays)
+            for position, index in enumerate(members):
+                scales[index], depths[index] = group[position].scaled_pays[0], len(form.tracked)
+            continue
+        table = tables[key]
+        counts_outcomes = outcomes and key == OUTCOME_GROUP
+        basis = cached_basis(table, group, winner=counts_outcomes)
+        if counts_outcomes:
+            outcome_table = table
+        winners = basis.lines[:, -1] if counts_outcomes else None
+        line_pays, sums = (_pays(group, basis.lines), LineSums.of(group, basis.lines)) if group else (None, None)
+        classes = table.partition.class_counts(shoes)
+        for position, index in enumerate(members):
+            scales[index], depths[index] = group[position].scaled_pays[0] * table.scale, table.depth
+        for start in range(0, len(shoes), CHUNK):
+            chunk = slice(start, start + CHUNK)
+            bound = table.bound(max(sizes[chunk]))
+            events = weigh(basis.entries, table.factor_vectors(classes[chunk]), bound, floats=True)
+            if winners is not None:  # each sum counts coups: at most the total, exact in the kernel's dtype for the bound
+                sums_won = np.stack([events[:, winners == outcome].sum(axis=1) for outcome in range(len(OUTCOMES))], axis=1)
+                won.append(sums_won.astype(np.int64) if sums_won.dtype.kind == "f" else sums_won)
+            if sums is None or line_pays is None:
+                continue
+            if bound < FLOAT_EXACT:
+                numerators[chunk, members] = sums.numerators(events, object if wide else np.int64)
+            else:
+                numerators[chunk, members] = (events.astype(object) @ line_pays.astype(object)) if wide else exact_product(events, line_pays)
+    if not outcomes:
+        return BatchExpectations(tuple(bets), numerators, tuple(scales), tuple(depths), sizes)
+    assert outcome_table is not None
+    return BatchExpectations(tuple(bets), numerators, tuple(scales), tuple(depths), sizes, np.concatenate(won), outcome_table.scale, outcome_table.depth)

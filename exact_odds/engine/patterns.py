@@ -1,0 +1,204 @@
+"""Bets on the first cards in closed form: by which slots hold the same card class.
+
+Many bets on the first cards (pairs, perfect pairs) settle the same way on every draw with the same
+*pattern*: which of the slots they read hold equal classes (at the granularity they read).
+When every bet of a group does (checked once, exactly, over every draw of classes), the ordered
+draws of each pattern are a closed form in the shoe's class counts c_x: for a pattern whose blocks
+of equal classes have sizes s_1 .. s_m,
+
+    S = sum over distinct classes x_1 .. x_m of prod_i falling(c_{x_i}, s_i)
+      = sum over set partitions P of the blocks of  mu(P) prod_{G in P} sum_x prod_{i in G} falling(c_x, s_i)
+
+with mu(P) = prod_G (-1)^(|G| - 1) (|G| - 1)! (the sum over distinct indices by inclusion and
+exclusion; powers instead of falling factorials with replacement). So a perfect pair on an 8-deck
+shoe needs 15 patterns and sums over 52 counts, not 52^4 draws.
+
+>>> pattern_of((5, 5, 2, 7)), pattern_of((1, 2, 1, 2))
+((0, 0, 1, 2), (0, 1, 0, 1))
+"""
+
+from dataclasses import dataclass
+from functools import cached_property, lru_cache
+from math import factorial, prod
+from typing import Any
+
+import numpy as np
+
+from ..bets.bets import Bet
+from .distribution import INT64_SAFE, Distribution, draws
+from ..core.cards import RANKS
+from ..core.features import Array, Columns, Granularity, card_columns, card_labels, relabel
+from .kernel import exact_counts
+from ..core.shoe import Shoe
+from .tables import Tracked
+
+CHUNK = 1 << 19
+"""Draws of classes checked at once."""
+
+
+def pattern_of(labels: tuple[int, ...]) -> tuple[int, ...]:
+    """The pattern of a draw: each slot's block, numbered by first appearance."""
+    seen: dict[int, int] = {}
+    return tuple(seen.setdefault(label, len(seen)) for label in labels)
+
+
+def _patterns(slots: int) -> list[tuple[int, ...]]:
+    """Every pattern of ``slots`` slots (restricted growth strings)."""
+    found: list[tuple[int, ...]] = [()]
+    for _ in range(slots):
+        found = [pattern + (block,) for pattern in found for block in range(max(pattern, default=-1) + 2)]
+    return found
+
+
+def _set_partitions(items: list[int]) -> list[list[list[int]]]:
+    if not items:
+        return [[]]
+    first, rest = items[0], items[1:]
+    partitions = []
+    for partition in _set_partitions(rest):
+        partitions.append([[first], *partition])
+        for index in range(len(partition)):
+            partitions.append(partition[:index] + [[first, *partition[index]]] + partition[index + 1 :])
+    return partitions
+
+
+@dataclass(frozen=True, eq=False)
+class PatternForm:
+    """The patterns of a group of tracked first-card slots, with a representative draw of each."""
+
+    tracked: Tracked
+    fine: Granularity
+    patterns: tuple[tuple[int, ...], ...]
+
+    def sizes(self, pattern: tuple[int, ...]) -> list[int]:
+        return [pattern.count(block) for block in range(max(pattern) + 1)]
+
+    @cached_property
+    def plan(self) -> tuple[Array, Array, Array, Array, int]:
+        """The inclusion-exclusion sums as index arrays (rows padded with an index of 1): the
+        distinct groups of block sizes (keys) as the falling-factorial lengths they multiply (keys x
+        slots, 0 for 1); each term's keys (terms x slots, ``keys`` for 1), terms in pattern order;
+        each term's mu; where each pattern's terms start; and the largest sum of |mu| over a
+        pattern's terms (for the bound)."""
+        slots = len(self.tracked)
+        keys: dict[tuple[int, ...], int] = {}
+        terms: list[list[int]] = []
+        mus: list[int] = []
+        starts: list[int] = []
+        spread = 0
+        for pattern in self.patterns:
+            sizes = self.sizes(pattern)
+            starts.append(len(terms))
+            for partition in _set_partitions(list(range(len(sizes)))):
+                mus.append(prod((-1) ** (len(group) - 1) * factorial(len(group) - 1) for group in partition))
+                terms.append([keys.setdefault(tuple(sorted(sizes[block] for block in group)), len(keys)) for group in partition])
+            spread = max(spread, sum(abs(mu) for mu in mus[starts[-1] :]))
+        key_lengths = np.zeros((len(keys), slots), dtype=np.int64)
+        for key, index in keys.items():
+            key_lengths[index, : len(key)] = key
+        term_keys = np.full((len(terms), slots), len(keys), dtype=np.int64)
+        for index, term in enumerate(terms):
+            term_keys[index, : len(term)] = term
+        return key_lengths, term_keys, np.array(mus, dtype=np.int64), np.array(starts, dtype=np.int64), spread
+
+    def counts(self, classes: Any, with_replacement: bool = False) -> Array:
+        """(shoes x patterns) ordered draws of each pattern, exactly; ``classes`` holds each shoe's
+        counts at ``fine``. Each sum over the classes of a group's falling factorials is at most
+        N^t (t the cards it covers, N the shoe's size), so every term is at most N^slots and every
+        partial sum at most that times the sum of |mu|: int64 below that bound, else Python
+        integers. Laid out with the shoes last, so that each step runs along them."""
+        counts = exact_counts(classes)
+        key_lengths, term_keys, mus, starts, spread = self.plan
+        slots = len(self.tracked)
+        size = int(counts.sum(axis=1).max()) if counts.size else 0
+        kind: Any = np.int64 if size**slots * spread < INT64_SAFE else object
+        by_class = counts.T.astype(kind)  # (classes, shoes)
+        steps = np.zeros(slots, dtype=np.int64) if with_replacement else np.arange(slots)
+        falling = np.cumprod(np.maximum(by_class[None] - steps[:, None, None], 0), axis=0)  # (length 1..slots, classes, shoes)
+        falling = np.concatenate([np.ones((1,) + by_class.shape, dtype=kind), falling])  # length 0: 1
+        products = falling[key_lengths[:, 0]]
+        for column in range(1, slots):
+            products = products * falling[key_lengths[:, column]]
+        sums = np.concatenate([products.sum(axis=1), np.ones((1, by_class.shape[1]), dtype=kind)])  # (keys + 1, shoes); the last: 1
+        terms = sums[term_keys[:, 0]] * mus.astype(kind)[:, None]
+        for column in range(1, slots):
+            terms = terms * sums[term_keys[:, column]]
+        result: Array = np.add.reduceat(terms, starts, axis=0).T  # (shoes, patterns)
+        return result
+
+    @cached_property
+    def columns(self) -> Columns:
+        """The features of one representative draw per pattern (distinct classes 0, 1, ...)."""
+        columns = Columns(levels=dict(self.tracked))
+        labels = np.asarray(self.patterns, dtype=np.int64).T
+        for (slot, level), label in zip(self.tracked, labels):
+            columns.update(card_columns(slot, level, relabel(label, self.fine, level)))
+        return columns
+
+    def distribution(self, shoe: Shoe, counts: list[int]) -> Distribution:
+        """The ordered draws of the slots from ``shoe``, whose counts at :attr:`fine` are ``counts``."""
+        shoe.checked(len(self.tracked))
+        total = draws(sum(counts), len(self.tracked), shoe.with_replacement)
+        return Distribution(self.columns, self.counts([counts], shoe.with_replacement)[0], total, len(self.tracked),
+                            settlements=self.settlements)
+
+    @cached_property
+    def settlements(self) -> dict[Any, tuple[object, Array]]:
+        """Each bet's settlement of :attr:`columns`, kept (see :attr:`Distribution.settlements`)."""
+        return {}
+
+
+UNIVERSE = tuple(RANKS.index(rank) * 4 + suit for rank in "A23TJQK" for suit in range(4))
+"""28 cards in which every way four cards can be alike or not in rank, value, suit and colour occurs
+(four ranks of value 0, three more of distinct values, all four suits)."""
+LEADING = (RANKS.index("A") * 4, RANKS.index("T") * 4)
+"""The first card need only be one of these: the universe's symmetries (ranks of value 0 among
+themselves, the others among themselves, suits keeping or swapping colours) take any first card
+to one of them and change nothing a symmetric condition sees."""
+
+
+@lru_cache(maxsize=32)
+def pattern_form(tracked: Tracked, bets: tuple[Bet, ...]) -> PatternForm | None:
+    """The pattern form of the bets on these first-card slots, or None when it does not apply.
+
+    It applies when every condition is symmetric (it compares the same attribute of two slots with
+    == or !=, and nothing else: it sees the cards only through which are alike) and every bet
+    settles all draws of one pattern alike. A symmetric condition's outcome is decided by how the
+    cards are alike in rank, value, suit and colour, and every such likeness occurs among the
+    draws of :data:`UNIVERSE`, so checking those draws is exact."""
+    if not all(row.condition.symmetric for bet in bets for row in bet.rows):
+        return None
+    fine = Granularity.VALUE
+    for _, level in tracked:
+        fine = fine.join(level)
+    slots = len(tracked)
+    patterns = _patterns(slots)
+    lines: dict[tuple[int, ...], tuple[int, ...]] = {}
+    universe = np.unique(card_labels(fine)[list(UNIVERSE)])
+    leading = np.unique(card_labels(fine)[list(LEADING)])
+    total = len(leading) * len(universe) ** (slots - 1)
+    for first in range(0, total, CHUNK):
+        index = np.arange(first, min(total, first + CHUNK))
+        digits = [(index // len(universe) ** power) % len(universe) for power in range(slots - 2, -1, -1)]
+        labels = [leading[index // len(universe) ** (slots - 1)]] + [universe[digit] for digit in digits]
+        columns = Columns(levels=dict(tracked))
+        for (slot, level), label in zip(tracked, labels):
+            columns.update(card_columns(slot, level, relabel(label, fine, level)))
+        settled = np.stack([bet.settle(columns) for bet in bets], axis=1)
+        codes = np.zeros(len(index), dtype=np.int64)
+        seen_blocks = np.zeros((len(index), slots), dtype=np.int64)
+        for position in range(slots):
+            block = np.full(len(index), -1)
+            for earlier in range(position):
+                block = np.where((block < 0) & (labels[position] == labels[earlier]), seen_blocks[:, earlier], block)
+            fresh = block < 0
+            block[fresh] = (seen_blocks[:, :position].max(axis=1) + 1)[fresh] if position else 0
+            seen_blocks[:, position] = block
+            codes = codes * slots + block
+        keys = np.unique(np.concatenate([codes[:, None], settled], axis=1), axis=0)
+        for key in keys.tolist():
+            code, line = key[0], tuple(key[1:])
+            pattern = tuple((code // slots**power) % slots for power in range(slots - 1, -1, -1))
+            if lines.setdefault(pattern, line) != line:
+                return None
+    return PatternForm(tracked, fine, tuple(pattern for pattern in patterns if pattern in lines))

@@ -1,0 +1,1 @@
+"""Games solved as games: chemin de fer."""

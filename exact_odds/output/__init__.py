@@ -1,0 +1,1 @@
+"""Output: tables, renderers, the math report, exports, files and plots."""

@@ -1,0 +1,229 @@
+"""The documents of an analysis: outcome, bet and return tables, by feature value and by pure
+choice (:mod:`exact_odds.output.render` writes them). Exact cells are strings."""
+
+import math
+from fractions import Fraction
+
+from ..core.features import OUTCOMES
+from ..core.numbers import fixed, percent
+from ..core.rules import PUNTO_BANCO
+from ..engine.analysis import Analysis, BetAnalysis
+from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
+
+
+def square_root(value: Fraction, places: int) -> str:
+    """The square root of a non-negative fraction to ``places`` decimals, exactly (never a float,
+    so no pay is too large).
+
+    >>> square_root(Fraction(2), 4), square_root(Fraction(10) ** 320, 2)[:6]
+    ('1.4142', '100000')
+    """
+    scaled = value * 10 ** (2 * places)
+    root = math.isqrt(scaled.numerator // scaled.denominator)
+    if (Fraction(2 * root + 1, 2)) ** 2 <= scaled:
+        root += 1
+    digits = str(root).rjust(places + 1, "0")
+    return f"{digits[:-places]}.{digits[-places:]}" if places else digits
+
+
+def standard_deviation(result: BetAnalysis, places: int = 4) -> str:
+    return square_root(result.variance, places)
+
+
+def _outcome_rows(analysis: Analysis) -> list[list[str]]:
+    rows = []
+    for name in OUTCOMES:
+        probability = analysis.probability(name)
+        rows.append([name, f"{analysis.outcomes[name]:,}", str(probability), fixed(probability, 10)])
+    rows.append(["total", f"{analysis.total:,}", "1", fixed(Fraction(1), 10)])
+    return rows
+
+
+def _bet_rows(analysis: Analysis) -> list[list[str]]:
+    return [
+        [
+            result.bet.name,
+            ", ".join(f"{row.pays.text}" for row in result.rows if row.pays.net > 0),
+            str(result.expected_value),
+            fixed(result.expected_value, 10),
+            percent(result.house_edge),
+            "n/a" if result.house_edge_excluding_pushes is None else percent(result.house_edge_excluding_pushes),
+            standard_deviation(result),
+        ]
+        for result in analysis.bets
+    ]
+
+
+def _return_rows(result: BetAnalysis) -> list[list[str]]:
+    rows = [[row.event, row.pays.text, f"{row.combinations:,}", fixed(row.probability, 10), fixed(row.expected_return, 10)] for row in result.rows]
+    rows.append(["total", "", f"{result.total:,}", fixed(Fraction(1), 10), fixed(result.expected_value, 10)])
+    return rows
+
+
+OUTCOME_HEADERS = ["outcome", "combinations", "probability", "decimal"]
+BET_HEADERS = ["bet", "pays", "expected value", "decimal", "house edge", "edge excl. pushes", "std dev"]
+RETURN_HEADERS = ["event", "pays", "combinations", "probability", "return"]
+CSV_HEADERS = ["section", "name", "event", "pays", "combinations", "total", "probability", "decimal", "expected_value", "house_edge_percent"]
+
+
+def settles_on(result: BetAnalysis) -> str:
+    if result.bet.needs_coup:
+        return "the full coup (ordered 6-card sequences)"
+    counted = {"hands": "hands, each hand's cards in either order", "cards": "sets of cards, in any order"}.get(result.unordered, f"ordered {result.cards}-card draws")
+    return f"its {result.cards} cards alone ({counted})"
+
+
+def rules_line(analysis: Analysis) -> str | None:
+    """The rules and policy, when they are not plain Punto Banco at its usual pays."""
+    decisions = analysis.decisions
+    if decisions.rules == PUNTO_BANCO and not decisions.policy:
+        return None
+    line = f"Rules: {decisions.rules.name}" + (f", policy {decisions.policy.summary()}" if decisions.policy else "")
+    if analysis.scale > 1:
+        line += f"; combinations are weighted by the policy (each sequence counts {analysis.scale} times)"
+    return line
+
+
+def notes_paragraph(notes: list[str]) -> list[Block]:
+    return [Paragraph("\n".join(f"Note: {note}" for note in notes))] if notes else []
+
+
+def analysis_blocks(analysis: Analysis, notes: list[str], returns: bool) -> list[Block]:
+    """The outcome table, the bet table and (with ``returns``) each bet's return table, under the shoe."""
+    if analysis.given is None:
+        shoe = f"Shoe: {analysis.shoe}, {analysis.total // analysis.scale:,} ordered 6-card sequences"
+    else:
+        given = analysis.given
+        shoe = (f"Shoe: {analysis.shoe}, given {given.text}: {given.combinations // analysis.scale:,} of "
+                f"{given.total // analysis.scale:,} ordered 6-card sequences (probability {given.probability}, {fixed(given.probability, 10)})")
+    rules = rules_line(analysis)
+    blocks: list[Block] = [Group((Heading(2, shoe), Paragraph(rules))) if rules else Heading(2, shoe)]
+    blocks.append(table(OUTCOME_HEADERS, _outcome_rows(analysis), ("left", "right", "right", "right")))
+    if analysis.bets:
+        blocks.append(table(BET_HEADERS, _bet_rows(analysis), ("left", "left", "right", "right", "right", "right", "right")))
+    if returns:
+        for result in analysis.bets:
+            blocks += [Group((Heading(2, f"{result.bet.name}: {result.bet.description}"), Paragraph(f"Settles on {settles_on(result)}."))),
+                       table(RETURN_HEADERS, _return_rows(result), ("left", "left", "right", "right", "right"))]
+    fewer = [result for result in analysis.bets if not result.bet.needs_coup]
+    return blocks + notes_paragraph(notes + [f"{result.bet.name} settles on {settles_on(result)}" for result in fewer])
+
+
+def bet_record(result: BetAnalysis) -> dict[str, object]:
+    return {
+        "description": result.bet.description,
+        "expected_value": str(result.expected_value),
+        "house_edge": str(result.house_edge),
+        "house_edge_percent": fixed(result.house_edge * 100, 6),
+        "house_edge_excluding_pushes": None if result.house_edge_excluding_pushes is None else str(result.house_edge_excluding_pushes),
+        "variance": str(result.variance),
+        "standard_deviation": standard_deviation(result, 6),
+        "settles_on_cards": result.cards,
+        "total_combinations": result.total,
+        "returns": [
+            {
+                "event": row.event,
+                "pays": row.pays.text,
+                "net": str(row.pays.net),
+                "combinations": row.combinations,
+                "probability": str(row.probability),
+                "return": str(row.expected_return),
+            }
+            for row in result.rows
+        ],
+    }
+
+
+def analysis_record(analysis: Analysis, notes: list[str]) -> dict[str, object]:
+    return {
+        "shoe": {
+            "description": analysis.shoe.description,
+            "cards": None if analysis.shoe.with_replacement else analysis.shoe.size,
+            "with_replacement": analysis.shoe.with_replacement,
+        },
+        "rules": analysis.decisions.rules.name,
+        "policy": str(analysis.decisions.policy) or None,
+        "weight": analysis.scale,
+        "given": None if analysis.given is None else {
+            "condition": analysis.given.text,
+            "combinations": analysis.given.combinations,
+            "probability": str(analysis.given.probability),
+        },
+        "total_combinations": analysis.total,
+        "outcomes": {
+            name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES
+        },
+        "bets": {result.bet.name: bet_record(result) for result in analysis.bets},
+        "notes": notes,
+    }
+
+
+def csv_rows(analysis: Analysis) -> list[list[object]]:
+    """The analysis flat, one row per given condition, outcome, bet and return (under :data:`CSV_HEADERS`)."""
+    rows: list[list[object]] = []
+    if analysis.given is not None:
+        given = analysis.given
+        rows.append(["given", given.text, "", "", given.combinations, given.total, given.probability, fixed(given.probability, 12), "", ""])
+    for name in OUTCOMES:
+        probability = analysis.probability(name)
+        rows.append(["outcome", name, "", "", analysis.outcomes[name], analysis.total, probability, fixed(probability, 12), "", ""])
+    for result in analysis.bets:
+        name = result.bet.name
+        rows.append(["bet", name, "", "", "", result.total, "", "", result.expected_value, fixed(result.house_edge * 100, 6)])
+        for row in result.rows:
+            rows.append(["return", name, row.event, row.pays.text, row.combinations, result.total, row.probability, fixed(row.probability, 12), row.expected_return, ""])
+    return rows
+
+
+def analysis_document(analysis: Analysis, notes: list[str] | None = None, returns: bool = False) -> Document:
+    """The analysis: its tables (the return tables with ``returns``), its record and its flat table."""
+    notes = notes or []
+    return Document(tuple(analysis_blocks(analysis, notes, returns)), Data(analysis_record(analysis, notes), table(CSV_HEADERS, csv_rows(analysis))))
+
+
+def value_text(feature: str, value: int) -> str:
+    """A feature's value code as the condition language writes it; ``none`` for a card slot not
+    dealt, which has no value, rank, suit or colour (a hand's ``*_third_card`` is -1 when it stood)."""
+    from ..core.cards import RANKS, SUITS
+    from ..core.features import CARD_FEATURES, COLORS, NOT_DEALT, feature_kind
+
+    kind = feature_kind(feature)
+    if value == NOT_DEALT and feature in CARD_FEATURES:
+        return "none"
+    names = {"winner": OUTCOMES, "rank": RANKS, "suit": SUITS, "color": COLORS, "bool": ("false", "true")}.get(kind or "")
+    return names[value] if names else str(value)
+
+
+def by_document(feature: str, rows: list[tuple[int, Analysis]]) -> Document:
+    """P(banker), P(player), P(tie) and each bet's expectation for each value of a feature."""
+    record = {"by": feature, "rows": [
+        {"value": value_text(feature, value), "combinations": analysis.total, "probability": str(analysis.given.probability if analysis.given else 1),
+         "outcomes": {name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES},
+         "bets": {result.bet.name: {"expected_value": str(result.expected_value)} for result in analysis.bets}}
+        for value, analysis in rows]}
+    bets = [result.bet.name for result in rows[0][1].bets] if rows else []
+    values = [[value_text(feature, value), f"{analysis.total:,}", fixed(analysis.given.probability if analysis.given else Fraction(1), 6)]
+              + [fixed(analysis.probability(name), 6) for name in OUTCOMES] + [fixed(result.expected_value, 6) for result in analysis.bets]
+              for value, analysis in rows]
+    headers = [feature, "combinations", "probability"] + [f"P({name})" for name in OUTCOMES] + [f"EV {name}" for name in bets]
+    by_value = table(headers, values)
+    return Document((by_value,), Data(record, by_value))
+
+
+def better_for_player(analyses: list[Analysis]) -> Analysis:
+    """The pure choice under which the player bet's expectation is highest (the first on a tie)."""
+    return max(analyses, key=lambda analysis: Fraction(analysis.outcomes["player"] - analysis.outcomes["banker"], analysis.total))
+
+
+def choices_document(analyses: list[Analysis], notes: list[str], returns: bool) -> Document:
+    """One analysis per pure choice of a rule set with option points, and the better for the player."""
+    best = better_for_player(analyses)
+    values = ", ".join(f"{analysis.decisions.policy}: {fixed(Fraction(analysis.outcomes['player'] - analysis.outcomes['banker'], analysis.total), 6)}"
+                       for analysis in analyses)
+    verdict = f"Better for the player: {best.decisions.policy} (player bet expected value {values})"
+    record = {"rules": best.decisions.rules.name, "choices": [analysis_record(analysis, notes) for analysis in analyses],
+              "better_for_player": str(best.decisions.policy)}
+    flat = table(["policy", *CSV_HEADERS], [[analysis.decisions.policy, *row] for analysis in analyses for row in csv_rows(analysis)])
+    blocks = [block for analysis in analyses for block in analysis_blocks(analysis, [], returns)]
+    blocks.append(Paragraph("\n".join([verdict] + [f"Note: {note}" for note in notes])))
+    return Document(tuple(blocks), Data(record, flat))

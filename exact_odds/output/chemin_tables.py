@@ -1,0 +1,127 @@
+"""The document of a chemin de fer solution (:func:`exact_odds.games.chemin.solve`): the value,
+both strategies (the banker's as a tableau), the certificate and the notes; typeset with exact
+fractions for LaTeX; the record for JSON."""
+
+from fractions import Fraction
+
+from ..core.numbers import fixed
+from ..core.rules import DRAW, PUNTO_BANCO, STAND
+from ..games.chemin import Key, Solution, key_text
+from .blocks import Block, Comment, Data, Document, Exact, Items, Paragraph, Strong, Table, table
+from .render import render
+
+MARKS = 11
+"""The tableau's columns of marks: the player's third card 0-9, and stood."""
+
+
+def _decimal(value: Fraction) -> str:
+    return fixed(value, 10)
+
+
+def _banker_total(banker: Key) -> int:
+    return banker if isinstance(banker, int) else sum(banker) % 10
+
+
+def strategy(solution: Solution) -> tuple[list[str], list[list[str]], list[str]]:
+    """The banker's strategy as a tableau (header, rows; D draws, S stands, * departs from the
+    Punto Banco tableau, M mixes; d, s where the rules draw or stand) and, in words, where it mixes
+    or departs."""
+    rows: dict[Key, dict[int | str, str]] = {}
+    words = []
+    for banker, third, draw in solution.banker:
+        punto = PUNTO_BANCO.mark("banker", _banker_total(banker), None if third == "stood" else int(third))
+        if 0 < draw < 1:
+            mark = "M"
+            words.append(f"mixes at {key_text(banker)} vs {third}: draws with probability {draw} ({_decimal(draw)})")
+        else:
+            mark = "D" if draw else "S"
+            if punto in (DRAW, STAND) and mark != punto:
+                words.append(f"{'draws' if draw else 'stands'} at {key_text(banker)} vs {third} (Punto Banco {'stands' if draw else 'draws'})")
+                mark += "*"
+        rows.setdefault(banker, {})[third] = mark
+    header = (["banker"] if solution.rules.banker_sees == "total" else ["total", "cards"]) + [str(third) for third in range(10)] + ["stood"]
+    lines = []
+    for banker, marks in rows.items():
+        label = [str(banker)] if isinstance(banker, int) else [str(_banker_total(banker)), key_text(banker)]
+        for third in (*range(10), "stood"):
+            if third not in marks:
+                marks[third] = solution.rules.mark("banker", _banker_total(banker), None if third == "stood" else int(third)).lower()
+        lines.append(label + [marks[third] for third in range(10)] + [marks["stood"]])
+    return header, lines, words
+
+
+def summary(solution: Solution) -> list[str]:
+    certificate = solution.certificate
+    setting = (f"{solution.decks} deck{'s' if solution.decks != 1 else ''}" if isinstance(solution.decks, int)
+               else "infinite deck (cards drawn with replacement)" if solution.decks == "inf" else solution.decks)
+    lines = [f"{solution.rules.name}: {setting}, "
+             + ("no commission (a zero-sum game)" if not solution.commission else f"commission {solution.commission} of banker wins (a bimatrix game)")]
+    if solution.commission:
+        lines.append(f"Nash equilibrium: player's payoff per coup {solution.value} = {_decimal(solution.value)}; "
+                     f"banker's {solution.banker_value} = {_decimal(solution.banker_value)}")
+    else:
+        lines.append(f"Value (player's expectation per coup): {solution.value} = {_decimal(solution.value)}")
+    for key, share in solution.player.items():
+        lines.append(f"Player draws on {key_text(key) if isinstance(key, tuple) else f'total {key}'} with probability {share} ({_decimal(share)})")
+    if certificate.zero_sum:
+        lines.append(f"Certificate: the player's strategy guarantees him {certificate.player_guarantees}; the banker's holds him to "
+                     f"{certificate.banker_guarantees}; " + ("both equal the value" if certificate.holds else "NOT EQUAL"))
+    else:
+        lines.append(f"Certificate: best deviation gains: player {certificate.player_gain}, banker {certificate.banker_gain}; "
+                     + ("each strategy is a best reply to the other" if certificate.holds else "NOT AN EQUILIBRIUM"))
+    lines.append("Uniqueness: " + {True: "unique", False: "not unique", None: "not established"}[solution.unique])
+    return lines
+
+
+def solution_record(solution: Solution) -> dict[str, object]:
+    """The JSON record: exact fractions as "n/d" strings."""
+    certificate = solution.certificate
+    return {
+        "model": solution.model,
+        "decks": solution.decks,
+        "commission": str(solution.commission),
+        "value": str(solution.value),
+        "banker_value": str(solution.banker_value),
+        "player": {key_text(key): str(share) for key, share in solution.player.items()},
+        "banker": [{"banker": banker if isinstance(banker, int) else key_text(banker), "player_third": third, "draw": str(draw)}
+                   for banker, third, draw in solution.banker],
+        "certificate": {
+            "player_guarantees": str(certificate.player_guarantees),
+            "banker_guarantees": str(certificate.banker_guarantees),
+            "player_payoff": str(certificate.player_payoff),
+            "banker_payoff": str(certificate.banker_payoff),
+            "player_gain": str(certificate.player_gain),
+            "banker_gain": str(certificate.banker_gain),
+            "holds": certificate.holds,
+        },
+        "unique": solution.unique,
+        "notes": list(solution.notes),
+    }
+
+
+def solution_document(solution: Solution) -> Document:
+    """The solution in words with the banker's tableau; typeset, its exact fractions set as mathematics."""
+    header, rows, mixes = strategy(solution)
+    legend = "D draws, S stands, * departs from the Punto Banco tableau, M mixes"
+    if any(mark in ("d", "s") for row in rows for mark in row[-MARKS:]):
+        legend += "; d, s: the rules draw or stand"
+    lines = summary(solution)
+    labels = len(header) - MARKS
+    seen = "total" if solution.rules.banker_sees == "total" else "hand"
+    blocks: list[Block] = [Items(tuple(lines[1:]), lead=lines[0]),
+                           Paragraph(f"Banker's strategy ({legend}), by two-card {seen} and the player's third card:"), table(header, rows)]
+    blocks += [Items(tuple(f"Banker {text}" for text in mixes))] if mixes else []
+    blocks.append(Items(solution.notes, label="Note: "))
+    tableau = Table(tuple(header), tuple(tuple(row[:labels]) + tuple(Strong(mark) if mark == "M" else mark for mark in row[labels:]) for row in rows),
+                    ("left",) * labels + ("center",) * MARKS, stub=labels)
+    typeset: list[Block] = [Comment(tuple(lines)), Paragraph(("Value: ", Exact(solution.value, _decimal(solution.value)), "."))]
+    typeset += [Paragraph((f"Player draws on {key_text(key)} with probability ", Exact(share, _decimal(share)), ".")) for key, share in solution.player.items()]
+    typeset += [tableau, Paragraph(f"{legend}.")]
+    typeset += [Paragraph((f"Banker mixes at {key_text(banker)} vs {third}: draws with probability ", Exact(draw), "."))
+                for banker, third, draw in solution.banker if 0 < draw < 1]
+    return Document(tuple(blocks), Data(solution_record(solution)), tuple(typeset))
+
+
+def render_solution(solution: Solution, fmt: str) -> str:
+    """The solution (:func:`solution_document`) in one of the output formats (:func:`exact_odds.output.render.render`)."""
+    return render(solution_document(solution), fmt)

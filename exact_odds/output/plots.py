@@ -1,0 +1,94 @@
+"""Every figure, drawn with matplotlib (the ``plot`` extra) and returned as image bytes.
+
+A figure is rendered in memory and written whole by its caller; matplotlib is imported only here,
+and its absence is one clear line.
+"""
+
+import io
+from collections.abc import Sequence
+from typing import Any
+
+import numpy as np
+
+from ..core.cards import RANKS
+from ..errors import InputError
+
+
+def pyplot(purpose: str = "--plot") -> Any:
+    """matplotlib's pyplot on a file backend, or a clear error (naming ``purpose``) when the plot extra is missing."""
+    try:
+        import matplotlib
+
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        raise InputError(f"{purpose} needs matplotlib: pip install 'exact_odds[plot]'") from None
+    return plt
+
+
+UNDATED = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
+"""Per image format, the metadata left out so that the same figure gives the same bytes."""
+
+
+def rendered(figure: Any, fmt: str = "png") -> bytes:
+    """The figure as PNG or SVG bytes (closed afterwards); the same figure gives the same bytes
+    (an SVG's element ids are hashes of their content with a fixed salt)."""
+    import matplotlib
+
+    buffer = io.BytesIO()
+    figure.tight_layout()
+    with matplotlib.rc_context({"svg.hashsalt": "exact_odds"}):
+        figure.savefig(buffer, format=fmt, dpi=110, metadata=UNDATED[fmt])
+    pyplot().close(figure)
+    return buffer.getvalue()
+
+
+def simulation_figure(expectations: Any, true_counts: Any, names: Sequence[str], fmt: str = "png") -> bytes:
+    """Exact EV against true count, one panel per bet (a sample of at most 20,000 coups)."""
+    plt = pyplot()
+    shown = slice(None, None, max(1, len(true_counts) // 20000))
+    figure, axes = plt.subplots(len(names), 1, figsize=(7, 2.6 * len(names)), squeeze=False)
+    for axis, index in zip(axes[:, 0], range(len(names))):
+        axis.scatter(true_counts[shown], 100 * np.asarray(expectations)[shown, index], s=2, alpha=0.3)
+        axis.axhline(0, color="black", linewidth=0.8)
+        axis.set_title(names[index])
+        axis.set_xlabel("true count")
+        axis.set_ylabel("exact EV (%)")
+    return rendered(figure, fmt)
+
+
+def removal_figure(results: Sequence[Any], fmt: str = "png") -> bytes:
+    """Effects of removal per rank, as bars, one panel per bet (a rank the shoe lacks is left out)."""
+    plt = pyplot()
+    figure, axes = plt.subplots(len(results), 1, figsize=(7, 2.6 * len(results)), squeeze=False)
+    for axis, result in zip(axes[:, 0], results):
+        axis.bar(RANKS, [100 * float(effect) if effect is not None else 0.0 for effect in result.effects])
+        axis.axhline(0, color="black", linewidth=0.8)
+        axis.set_title(f"{result.bet.name}: effect of removing one card (% of a unit)")
+    return rendered(figure, fmt)
+
+
+def edge_by_decks_figure(name: str, decks: Sequence[int], edges: Sequence[float], infinite: float, fmt: str = "svg") -> bytes:
+    """A bet's house edge (percent) by number of decks, with the infinite deck as a dashed line."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(6.4, 3.2))
+    axis.plot(list(decks), [100 * edge for edge in edges], marker="o")
+    axis.axhline(100 * infinite, color="grey", linestyle="--", linewidth=1, label="infinite deck")
+    axis.set_xticks(list(decks))
+    axis.set_xlabel("decks")
+    axis.set_ylabel("house edge (%)")
+    axis.set_title(f"{name}: house edge by number of decks")
+    axis.legend()
+    return rendered(figure, fmt)
+
+
+def count_figure(name: str, thresholds: Sequence[int], gains: Sequence[float], errors: Sequence[float], fmt: str = "svg") -> bytes:
+    """A count's win per shoe (units) when betting at each true count threshold, with one standard error."""
+    plt = pyplot()
+    figure, axis = plt.subplots(figsize=(6.4, 3.2))
+    axis.errorbar(list(thresholds), list(gains), yerr=list(errors), marker="o", capsize=3)
+    axis.axhline(0, color="black", linewidth=0.8)
+    axis.set_xlabel("bet at true count at or above")
+    axis.set_ylabel("win per shoe (units)")
+    axis.set_title(f"{name}: counting simulation")
+    return rendered(figure, fmt)

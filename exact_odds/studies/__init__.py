@@ -1,0 +1,1 @@
+"""Questions asked of the engine: removal, closed forms, pricing, deal, verify, simulation."""

@@ -1,0 +1,219 @@
+"""Closed forms in the number of decks d, exact, with sympy (imported only by this feature).
+
+In a shoe of d standard decks every rank count is 4d, so the number of ordered k-card sequences
+that produce any event is a polynomial in d of degree at most k (each factor of a falling
+factorial is linear in d), and every probability or expectation is such a polynomial over
+52d (52d - 1) ... (52d - k + 1). The polynomial is found by interpolating exact counts at k + 1 deck
+counts; the degree bound makes that a proof, and three further deck counts are checked anyway.
+The limit d -> infinity is the infinite deck (cards drawn with replacement).
+"""
+
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+
+import sympy
+
+from ..engine.analysis import Analysis, analyze
+from ..bets.bets import Bet
+from ..core.features import OUTCOMES
+from ..core.policy import Decisions
+from ..core.shoe import Shoe
+from ..output.blocks import Comment, Data, Document, Equation, Equations, Group, Paragraph
+
+d = sympy.Symbol("d", positive=True, integer=True)
+EXTRA_CHECKS = 3
+
+
+@dataclass(frozen=True)
+class Formula:
+    """An exact function of the deck count: ``numerator / denominator`` (polynomials in d)."""
+
+    name: str
+    numerator: sympy.Expr
+    denominator: sympy.Expr
+    cards: int = 6
+    """The counts are ordered sequences of this many cards."""
+
+    @property
+    def expression(self) -> sympy.Expr:
+        return sympy.factor(self.numerator / self.denominator)
+
+    def at(self, decks: int) -> Fraction:
+        value = sympy.Rational(self.numerator.subs(d, decks)) / sympy.Rational(self.denominator.subs(d, decks))
+        return Fraction(int(value.p), int(value.q))
+
+    @property
+    def limit(self) -> Fraction:
+        value = sympy.limit(self.numerator / self.denominator, d, sympy.oo)
+        return Fraction(int(value.p), int(value.q))
+
+
+def sequences(cards: int) -> sympy.Expr:
+    """52d (52d - 1) ... : the ordered draws of ``cards`` cards from d decks."""
+    return sympy.Mul(*[52 * d - drawn for drawn in range(cards)])
+
+
+def interpolate(values: dict[int, int], degree: int) -> sympy.Expr:
+    """The polynomial of degree at most ``degree`` through the first ``degree + 1`` points, checked at the rest."""
+    points = sorted(values.items())
+    polynomial = sympy.expand(sympy.interpolate(points[: degree + 1], d))
+    for decks, value in points[degree + 1 :]:
+        if polynomial.subs(d, decks) != value:
+            raise ArithmeticError(f"the interpolated polynomial misses the exact count at d = {decks}")
+    return polynomial
+
+
+@lru_cache(maxsize=16)
+def _analysis(decks: int, bets: tuple[Bet, ...], decisions: Decisions) -> Analysis:
+    return analyze(Shoe.decks(decks), list(bets), decisions)
+
+
+def outcome_formulas(decisions: Decisions) -> list[Formula]:
+    """P(banker), P(player), P(tie) as functions of d."""
+    analyses = {decks: _analysis(decks, (), decisions) for decks in range(1, 7 + 1 + EXTRA_CHECKS)}
+    scale = analyses[1].scale
+    return [Formula(name, interpolate({decks: analysis.outcomes[name] for decks, analysis in analyses.items()}, 6), scale * sequences(6))
+            for name in OUTCOMES]
+
+
+def expectation_formulas(bets: list[Bet], decisions: Decisions, known: dict[int | str, Analysis] | None = None) -> list[Formula]:
+    """Each bet's expected net win per unit as a function of d (the house edge is its negative).
+
+    A bet settled on k cards has a numerator of degree k: it is interpolated at d = 1 .. k + 1 and
+    checked at the next three deck counts. All bets are analysed together at each deck count;
+    ``known`` holds analyses of all of them already made, by deck count."""
+    known = known or {}
+
+    def analysis(decks: int, needed: tuple[Bet, ...]) -> Analysis:
+        return known[decks] if decks in known else _analysis(decks, needed, decisions)
+
+    first = analysis(1, tuple(bets)).bets
+    cards = [result.cards for result in first]
+    scales = [result.scale for result in first]
+    numerators: list[dict[int, int]] = [{} for _ in bets]
+    for decks in range(1, max(cards) + 2 + EXTRA_CHECKS):
+        needed = tuple(bet for bet, count in zip(bets, cards) if decks <= count + 1 + EXTRA_CHECKS)
+        results = {id(result.bet): result for result in analysis(decks, needed).bets}
+        for index, bet in enumerate(bets):
+            if id(bet) in results:
+                result = results[id(bet)]
+                numerators[index][decks] = int(result.expected_value * bet.scaled_pays[0] * result.total)
+    return [
+        Formula(bet.name, interpolate(values, count), bet.scaled_pays[0] * scale * sequences(count), count)
+        for bet, values, count, scale in zip(bets, numerators, cards, scales)
+    ]
+
+
+def integer_ranges(polynomial: sympy.Expr) -> list[tuple[int, int | None]]:
+    """The deck counts d >= 1 where ``polynomial`` > 0, as ranges (first, last); last None: onwards."""
+    poly = sympy.Poly(polynomial, d)
+    roots = [float(root) for root in sympy.real_roots(poly)] if poly.degree() > 0 else []
+    marks = sorted({1} | {int(root) + step for root in roots if root >= 1 for step in (0, 1)})
+
+    def positive(decks: int) -> bool:
+        return bool(poly.eval(decks) > 0)
+
+    ranges: list[tuple[int, int | None]] = []
+
+    def include(first: int, last: int | None) -> None:
+        if ranges and ranges[-1][1] is not None and ranges[-1][1] + 1 == first:
+            ranges[-1] = (ranges[-1][0], last)
+        else:
+            ranges.append((first, last))
+
+    for index, mark in enumerate(marks):
+        if positive(mark):
+            include(mark, mark)
+        following = marks[index + 1] if index + 1 < len(marks) else None
+        if following is None:
+            if positive(mark + 1):
+                include(mark + 1, None)
+        elif following > mark + 1 and positive(mark + 1):
+            include(mark + 1, following - 1)
+    return ranges
+
+
+def extremes(formula: Formula) -> dict[str, tuple[int | None, Fraction]]:
+    """The deck counts d >= 1 where ``formula`` is largest and smallest (None: approached as d -> oo)."""
+    ratio = formula.numerator / formula.denominator
+    critical = sympy.Poly(sympy.numer(sympy.together(sympy.diff(ratio, d))), d)
+    roots = [float(root) for root in sympy.real_roots(critical)] if critical.degree() > 0 else []
+    candidates = sorted({1} | {max(1, int(root) + step) for root in roots if root >= 1 for step in (0, 1)})
+    values = {decks: formula.at(decks) for decks in candidates}
+    limit = formula.limit
+    top = max(values, key=values.__getitem__)
+    bottom = min(values, key=values.__getitem__)
+    return {
+        "max": (None, limit) if limit > values[top] else (top, values[top]),
+        "min": (None, limit) if limit < values[bottom] else (bottom, values[bottom]),
+    }
+
+
+def house_edge(formula: Formula) -> Formula:
+    return Formula(formula.name, -formula.numerator, formula.denominator, formula.cards)
+
+
+def describe_ranges(ranges: list[tuple[int, int | None]]) -> str:
+    if not ranges:
+        return "no deck count"
+    parts = []
+    for first, last in ranges:
+        parts.append(f"d >= {first}" if last is None else (f"d = {first}" if first == last else f"d = {first}..{last}"))
+    return ", ".join(parts)
+
+
+def solve_lines(edge: Formula, above: Fraction | None, below: Fraction | None) -> list[str]:
+    """Answers for a game designer: where the house edge passes a value, and where it is extreme."""
+    from ..core.numbers import percent
+
+    lines = []
+    for word, threshold, sign in (("above", above, 1), ("below", below, -1)):
+        if threshold is not None:
+            value = sympy.Rational(threshold.numerator, threshold.denominator)
+            ranges = integer_ranges(sympy.expand(sign * (edge.numerator - value * edge.denominator)))
+            lines.append(f"house edge of {edge.name} {word} {percent(threshold)}: {describe_ranges(ranges)}")
+    for word, (decks, value) in zip(("largest", "smallest"), extremes(edge).values()):
+        where = f"at d = {decks}" if decks is not None else "approached as d -> oo, never reached"
+        lines.append(f"house edge of {edge.name} is {word} {where}: {percent(value)}")
+    return lines
+
+
+def formulas_record(outcomes: list[Formula], expectations: list[Formula]) -> dict[str, object]:
+    """Every formula as exact text (sympy), LaTeX and limit, for JSON."""
+    return {
+        "variable": "d (number of 52-card decks)",
+        "outcomes": {
+            formula.name: {"probability": sympy.sstr(formula.expression), "latex": sympy.latex(formula.expression), "limit": str(formula.limit)}
+            for formula in outcomes
+        },
+        "bets": {
+            formula.name: {
+                "house_edge": sympy.sstr(house_edge(formula).expression),
+                "latex": sympy.latex(house_edge(formula).expression),
+                "limit": str(-formula.limit),
+                "settles_on_cards": formula.cards,
+            }
+            for formula in expectations
+        },
+    }
+
+
+def formulas_document(outcomes: list[Formula], expectations: list[Formula], answers: dict[str, list[str]] | None = None) -> Document:
+    """The closed forms (with their limits as d -> oo) and ``answers`` (:func:`solve_lines`, by bet):
+    in words and in LaTeX, where the title says what wrote them and the answers are comments; and the record."""
+    from ..core.numbers import fixed, percent
+
+    equations = [Equation(f"P({formula.name})", "P", formula.name, "d", sympy.sstr(formula.expression), sympy.latex(formula.expression),
+                          f"d -> oo: {formula.limit} ({fixed(formula.limit, 10)})") for formula in outcomes]
+    for formula in expectations:
+        edge = house_edge(formula)
+        equations.append(Equation(f"house edge of {formula.name}", "HE", formula.name, "d", sympy.sstr(edge.expression), sympy.latex(edge.expression),
+                                  f"d -> oo: {edge.limit} ({percent(edge.limit)})"))
+    said = [line for lines in (answers or {}).values() for line in lines]
+    shown = Equations(tuple(equations))
+    record = formulas_record(outcomes, expectations)
+    return Document((Paragraph("Closed forms in the number of decks d (exact; d -> oo is the infinite deck)"),
+                     Group((shown, Paragraph("\n".join(said)))) if said else shown),
+                    Data({**record, "solve": answers} if answers else record),
+                    (Comment(("Closed forms in the number of decks d, generated by `baccarat-odds export`.",)), shown, Comment(tuple(said))))

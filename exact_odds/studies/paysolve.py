@@ -1,0 +1,166 @@
+"""The pay of one pay-table row that gives a stated house edge, exactly.
+
+A bet's expectation is linear in the pay of any one row: EV(p) = EV + (p - p_now) P(row), where P(row)
+is the probability that this row settles the bet (the first row that holds; the others keep their
+pays). So the pay for a house edge h is p = p_now + (-h - EV) / P(row), an exact fraction, and the
+edge falls as the pay rises.
+
+>>> from exact_odds.bets.bets import catalog
+>>> from exact_odds.core.policy import resolve
+>>> from exact_odds.core.rules import PUNTO_BANCO
+>>> from exact_odds.core.shoe import Shoe
+>>> solution = solve(Shoe.decks(8), catalog()["player_pair"], resolve(PUNTO_BANCO), edge=Fraction(5, 100))
+>>> solution.pay, solution.edge_at(Fraction(12))
+(Fraction(1453, 124), Fraction(12, 415))
+"""
+
+import math
+from dataclasses import dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..engine.analysis import BetAnalysis, analyze
+from ..bets.bets import Bet, bounded_pay
+from ..errors import InputError
+from ..core.numbers import shown
+from ..core.policy import Decisions
+from ..core.shoe import Shoe
+
+
+@dataclass(frozen=True)
+class PaySolution:
+    """One row of a bet on one shoe, and what its pay does to the house edge."""
+
+    analysis: BetAnalysis
+    row: int
+    """The row's index in the bet's pay table."""
+    edge: Fraction | None
+    """The house edge asked for (per bet made), or None."""
+    pay: Fraction | None
+    """The exact pay (to one) that gives ``edge``."""
+    max_edge: Fraction | None
+    """The largest house edge allowed, or None."""
+    smallest_whole_pay: int | None
+    """The smallest whole pay whose house edge is at most ``max_edge``."""
+
+    @property
+    def probability(self) -> Fraction:
+        """The probability that this row settles the bet."""
+        return self.analysis.rows[self.row].probability
+
+    @property
+    def current_pay(self) -> Fraction:
+        return self.analysis.bet.rows[self.row].pays.net
+
+    def edge_at(self, pay: Fraction) -> Fraction:
+        """The exact house edge when the row pays ``pay`` to one (the other rows unchanged)."""
+        return -(self.analysis.expected_value + (pay - self.current_pay) * self.probability)
+
+    def nearest(self, step: Fraction) -> list[Fraction]:
+        """The positive multiples of ``step`` just below and just above the exact pay."""
+        if self.pay is None:
+            return []
+        below, above = math.floor(self.pay / step) * step, math.ceil(self.pay / step) * step
+        return [pay for pay in dict.fromkeys((below, above)) if pay > 0]
+
+
+def choose_row(bet: Bet, row: str | None) -> int:
+    """A pay-table row by its 1-based number or its event text (case-insensitive, naming one row);
+    by default the row with the largest pay (the first of equals)."""
+    if row is None:
+        return max(range(len(bet.rows)), key=lambda index: (bet.rows[index].pays.net, -index))
+    text = row.strip()
+    if text.isdigit() and text.isascii():
+        number = int(text)
+        if not 1 <= number <= len(bet.rows):
+            raise InputError(f"--row {shown(row)}: {bet.name} has rows 1 to {len(bet.rows)}")
+        return number - 1
+    matching = [index for index, line in enumerate(bet.rows) if line.event.lower() == text.lower()]
+    if not matching:
+        events = "; ".join(f"{index + 1}: {line.event}" for index, line in enumerate(bet.rows))
+        raise InputError(f"--row {shown(row)} is not an event of {bet.name} (rows {events})"[:300])
+    if len(matching) > 1:
+        raise InputError(f"--row {shown(row)} is the event of rows {', '.join(str(index + 1) for index in matching)} of {bet.name}: give the row's number")
+    return matching[0]
+
+
+def solve(shoe: Shoe, bet: Bet, decisions: Decisions, row: str | None = None, edge: Fraction | None = None,
+          max_edge: Fraction | None = None) -> PaySolution:
+    """The pay of ``row`` that gives house ``edge``, and the smallest whole pay whose edge is at most
+    ``max_edge`` (edges as fractions of a unit: 5% is 1/20). A pay a bets file could not hold is
+    refused: every pay found can be written back into one."""
+    analysis = analyze(shoe, [bet], decisions).bets[0]
+    index = choose_row(bet, row)
+    probability = analysis.rows[index].probability
+    event = bet.rows[index].event
+    if probability == 0:
+        raise InputError(f"the row {shown(event)} of {bet.name} never settles the bet on {shoe}: no pay changes the edge")
+    current = bet.rows[index].pays.net
+
+    def pay_for(target: Fraction) -> Fraction:
+        return current + (-target - analysis.expected_value) / probability
+
+    from ..core.numbers import percent
+
+    pay = None
+    if edge is not None:
+        pay = pay_for(edge)
+        if pay <= 0:
+            even = -(analysis.expected_value - current * probability)
+            raise InputError(f"no winning pay of {shown(event)} gives a house edge of {percent(edge)}: were the row a push, "
+                             f"the edge would be {percent(even)}, and a winning pay only lowers it")
+        bounded_pay(pay, f"the pay of {shown(event)} for a house edge of {percent(edge)}")
+    smallest = None
+    if max_edge is not None:
+        smallest = max(1, math.ceil(pay_for(max_edge)))
+        bounded_pay(Fraction(smallest), f"the smallest whole pay of {shown(event)} for a house edge of at most {percent(max_edge)}")
+    return PaySolution(analysis, index, edge, pay, max_edge, smallest)
+
+
+def solution_record(solution: PaySolution, shoe: Shoe) -> dict[str, Any]:
+    """The solution as exact fraction strings (and decimals for reading)."""
+    from ..core.numbers import fixed, percent
+
+    def priced(pay: Fraction) -> dict[str, str]:
+        return {"pay": str(pay), "house_edge": str(solution.edge_at(pay)), "house_edge_percent": percent(solution.edge_at(pay), 6)}
+
+    line = solution.analysis.bet.rows[solution.row]
+    record: dict[str, Any] = {
+        "bet": solution.analysis.bet.name,
+        "shoe": str(shoe),
+        "row": {"number": solution.row + 1, "event": line.event, "pays": str(solution.current_pay), "probability": str(solution.probability)},
+        "house_edge_now": str(solution.analysis.house_edge),
+        "house_edge_now_percent": percent(solution.analysis.house_edge, 6),
+    }
+    if solution.edge is not None and solution.pay is not None:
+        record.update({"edge": str(solution.edge), "pay": str(solution.pay), "pay_decimal": fixed(solution.pay, 6),
+                       "nearest_whole": [priced(pay) for pay in solution.nearest(Fraction(1))],
+                       "nearest_half": [priced(pay) for pay in solution.nearest(Fraction(1, 2))]})
+    if solution.max_edge is not None and solution.smallest_whole_pay is not None:
+        record["max_edge"] = str(solution.max_edge)
+        record["smallest_whole_pay"] = priced(Fraction(solution.smallest_whole_pay))
+    return record
+
+
+def solution_text(solution: PaySolution, shoe: Shoe) -> str:
+    """The solution in words, with exact fractions and percentages."""
+    from ..core.numbers import fixed, percent
+
+    def priced(pay: Fraction) -> str:
+        return f"{pay} to 1 (house edge {percent(solution.edge_at(pay))})"
+
+    line = solution.analysis.bet.rows[solution.row]
+    lines = [
+        f"{solution.analysis.bet.name} on {shoe}: row {solution.row + 1}, {line.event!r}, pays {solution.current_pay} to 1 "
+        f"and settles the bet with probability {solution.probability} ({fixed(solution.probability, 8)})",
+        f"house edge now: {percent(solution.analysis.house_edge)}",
+    ]
+    if solution.edge is not None and solution.pay is not None:
+        lines += [
+            f"pay for a house edge of {percent(solution.edge)}: {solution.pay} to 1 ({fixed(solution.pay, 6)})",
+            "nearest whole pays: " + ", ".join(priced(pay) for pay in solution.nearest(Fraction(1))),
+            "nearest half-unit pays: " + ", ".join(priced(pay) for pay in solution.nearest(Fraction(1, 2))),
+        ]
+    if solution.max_edge is not None and solution.smallest_whole_pay is not None:
+        lines.append(f"smallest whole pay with a house edge of at most {percent(solution.max_edge)}: {priced(Fraction(solution.smallest_whole_pay))}")
+    return "\n".join(lines) + "\n"

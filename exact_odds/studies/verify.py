@@ -1,0 +1,558 @@
+"""Published figures, each with its source, checked exactly at the precision they were printed.
+
+>>> printed = parse_printed("1.06%")
+>>> printed.value, printed.places, printed.percent
+(Fraction(53, 50), 2, True)
+>>> matches(printed, Fraction(10579, 1000000))
+True
+>>> parse_matrix_size("2^5 x 2^484"), matrix_size_text((1, 88))
+((5, 484), '2 x 2^88')
+"""
+
+import re
+from dataclasses import dataclass
+from fractions import Fraction
+from pathlib import Path
+from typing import Any
+
+from ..engine.analysis import BetAnalysis, analyze, check_unordered, unordered_divisor
+from ..engine.distribution import Distribution
+from ..bets.bets import Bet, available_bets
+from ..core.cards import RANKS, Card, rank_index
+from ..bets.conditions import parse_condition
+from ..errors import InputError
+from ..engine.compiled import FastEngine
+from ..core.features import COUP_FEATURES, FIRST_CARDS, Granularity, merge_levels
+from ..core.numbers import parse_exact, parse_toml, shown
+from ..core.policy import Decisions, Policy, resolve
+from ..core.rules import PRESETS
+from ..core.shoe import Shoe, shoe_of_decks
+from ..output.blocks import Document
+from .simulate import THRESHOLDS, Estimate, Settings, Simulation, parse_penetration, parse_tags
+
+MAX_DECKS = 10**12
+"""A record's deck count is at most this (a trillion decks)."""
+RANKS_HELD = "4 x decks cards of a rank"
+SIMULATED = {
+    "count_gain_per_shoe": "gain_per_shoe",
+    "count_bets_per_shoe": "bets_per_shoe",
+    "count_bet_share": "bet_share",
+    "count_edge_when_betting": "edge_when_betting",
+    "count_gain_per_100_coups": "gain_per_100_coups",
+    "coups_per_shoe": "coups_per_shoe",
+    "perfect_gain_per_shoe": "gain_per_shoe",
+}
+"""Measures of a counting simulation, and the estimate of :func:`exact_odds.studies.simulate.estimates` each reads."""
+MATRIX_SIZE = "matrix_size"
+"""The measure of a game's size: player's x banker's pure strategies, as 2^(option points of each side)."""
+MATRIX_SIZE_FIELDS = ("id", "measure", "decks", "value", "rules", "printed_as", "source", "url", "author", "note", "known_wrong")
+MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal", MATRIX_SIZE,
+            *SIMULATED)
+TEXT_FIELDS = ("id", "measure", "bet", "when", "given", "unordered", "value", "printed_as", "source", "url", "author", "note", "known_wrong",
+               "rank", "rules", "policy", "tags", "count", "penetration")
+SIMULATION_FIELDS = ("tags", "threshold", "count", "penetration", "burn", "coups_after_cut", "shoes", "seed")
+FIELDS = set(TEXT_FIELDS) | {"hand_pairs", "decks", "removed", "scale"} | set(SIMULATION_FIELDS)
+COMMON_FIELDS = ("id", "measure", "decks", "value", "source", "url", "bet", "rules", "policy", "printed_as", "author", "note", "known_wrong")
+"""The fields every record but a matrix size may have (``bet``, for a figure about an event, names the bet it is about)."""
+READS = {
+    "combinations": ("when", "hand_pairs", "unordered"),
+    "probability": ("when", "given"),
+    "house_edge": (),
+    "house_edge_excluding_pushes": (),
+    "expected_value": (),
+    "effect_of_removal": ("rank", "removed", "when", "scale"),
+    **{measure: (*SIMULATION_FIELDS, "scale") for measure in SIMULATED},
+}
+"""The fields each measure reads beyond :data:`COMMON_FIELDS`; any other is refused. (Counting hands or
+sets of cards divides a count and its total alike: only combinations read ``hand_pairs`` and ``unordered``.)"""
+MAX_SHOES = 10**6
+"""A simulation record runs at most this many shoes."""
+STANDARD_ERRORS = 3
+"""A simulated figure matches when the printed value lies within this many standard errors of ours."""
+
+
+@dataclass(frozen=True)
+class Printed:
+    """A figure as printed: its value, its decimals (None for an exact integer) and whether in percent."""
+
+    value: Fraction
+    places: int | None
+    percent: bool
+
+
+def parse_printed(text: str) -> Printed:
+    """Read a printed figure: ``2,292,252,566,437,888``, ``1.0579%``, ``1.06 per cent``, ``~10.1%``,
+    ``-0.026517``, ``+0.000777``, ``–0.0000435`` (an en dash), ``-0,000110`` (a decimal comma)."""
+    words = text.strip().lower().lstrip("~").strip().replace("–", "-").replace("−", "-").lstrip("+")
+    percent = bool(re.search(r"(%|per ?cent)$", words))
+    number = re.sub(r"\s*(%|per ?cent)$", "", words)
+    if "," in number and not re.fullmatch(r"-?\d{1,3}(,\d{3})+(\.\d+)?", number):
+        number = number.replace(",", ".")
+    number = number.replace(",", "")
+    if not re.fullmatch(r"-?\d+(\.\d+)?", number):
+        raise InputError(f"cannot read the printed figure {text!r}")
+    places = len(number.split(".")[1]) if "." in number else (0 if percent else None)
+    return Printed(Fraction(number), places, percent)
+
+
+def parse_matrix_size(text: str) -> tuple[int, int]:
+    """A game's size as ``P x B``, each side 1, 2 or 2^n (pure strategies): the two exponents."""
+    match = re.fullmatch(r"(1|2|2\^[1-9]\d{0,5}) x (1|2|2\^[1-9]\d{0,5})", text)
+    if match is None:
+        raise InputError(f"cannot read the matrix size {text!r} (expected player x banker pure strategies as powers of 2, e.g. \"2 x 2^88\")")
+    player, banker = (0 if side == "1" else 1 if side == "2" else int(side[2:]) for side in match.groups())
+    return player, banker
+
+
+def matrix_size_text(exponents: tuple[int, int]) -> str:
+    """The exponents of a game's size written as :func:`parse_matrix_size` reads them."""
+    return " x ".join("1" if exponent == 0 else "2" if exponent == 1 else f"2^{exponent}" for exponent in exponents)
+
+
+def matches(printed: Printed, exact: Fraction, count: bool = True) -> bool:
+    """Whether ``exact`` shows as ``printed`` at its precision (a half unit either way, inclusive).
+
+    A printed integer is exact when it is a ``count`` (combinations), else a value rounded to units."""
+    shown = exact * 100 if printed.percent else exact
+    if printed.places is None and count:
+        return shown == printed.value
+    return abs(shown - printed.value) <= Fraction(1, 2 * 10 ** (printed.places or 0))
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One published figure: what is measured, as printed, and where."""
+
+    id: str
+    measure: str
+    decks: int | str
+    value: str
+    source: str
+    url: str
+    bet: str | None = None
+    when: str | None = None
+    hand_pairs: bool = False
+    rank: str | None = None
+    removed: int = 1
+    scale: str = "1"
+    printed_as: str = ""
+    author: str = ""
+    note: str = ""
+    known_wrong: str = ""
+    rules: str = "punto_banco"
+    policy: str = ""
+    given: str | None = None
+    """For a probability: the condition it is conditional on."""
+    unordered: str = ""
+    """For combinations of first cards: counted by ``hands`` or by sets of ``cards`` (see :data:`exact_odds.engine.analysis.UNORDERED`)."""
+    tags: str = ""
+    """Count tags as ``simulate --count`` takes them (A=0,...,K=0)."""
+    threshold: int | None = None
+    """The count at or above which one bets."""
+    count: str = "true"
+    """``true``: the running count over the decks unseen; ``running``: the running count itself."""
+    penetration: str = ""
+    burn: bool = False
+    coups_after_cut: int = 1
+    shoes: int = 0
+    """How many shoes our check simulates."""
+    seed: int = 1
+
+    @property
+    def simulated(self) -> bool:
+        """Whether the figure is a simulation result (checked statistically, not exactly)."""
+        return self.measure in SIMULATED
+
+
+def _checked_record(record: object, number: int, origin: str) -> Figure:
+    """One ``[[figure]]`` record as a :class:`Figure`, every field checked for its kind."""
+    if not isinstance(record, dict):
+        raise InputError(f"{origin}: figure {number}: each [[figure]] must be a table")
+    where = f"{origin}: figure {shown(record.get('id', number))}"
+    unknown = sorted(set(record) - FIELDS)
+    if unknown:
+        raise InputError(f"{where}: unknown field {unknown[0]!r}")
+    missing = sorted({"id", "measure", "decks", "value", "source", "url"} - set(record))
+    if missing:
+        raise InputError(f"{where}: missing field {missing[0]!r}")
+    for field in TEXT_FIELDS:
+        if field in record and not isinstance(record[field], str):
+            raise InputError(f"{where}: {field} must be a string, not {shown(record[field])}")
+    fields = dict(record)
+    decks = fields["decks"]
+    structural = fields["measure"] == MATRIX_SIZE
+    if decks != "inf" and not (structural and decks == "any") and (isinstance(decks, bool) or not isinstance(decks, int) or not 1 <= decks <= MAX_DECKS):
+        words = '"inf" or "any" (a game\'s size holds for every shoe)' if structural else '"inf"'
+        raise InputError(f"{where}: decks must be a whole number of decks from 1 to {MAX_DECKS:,}, or {words}, not {shown(decks)}")
+    measure = fields["measure"]
+    if measure not in MEASURES:
+        raise InputError(f"{where}: unknown measure {shown(measure)} (expected one of {', '.join(MEASURES)})")
+    if structural:
+        _check_matrix_size(fields, where)
+        return Figure(**fields)
+    if measure not in SIMULATED and set(fields) & set(SIMULATION_FIELDS):
+        raise InputError(f"{where}: {sorted(set(fields) & set(SIMULATION_FIELDS))[0]} belongs to simulation measures ({', '.join(SIMULATED)})")
+    unread = sorted(set(fields) - set(COMMON_FIELDS) - set(READS[measure]))
+    if unread:
+        raise InputError(f"{where}: field {unread[0]!r} means nothing to measure {measure}")
+    if "hand_pairs" in fields and not isinstance(fields["hand_pairs"], bool):
+        raise InputError(f"{where}: hand_pairs must be true or false, not {shown(fields['hand_pairs'])}")
+    if "removed" in fields:
+        removed = fields["removed"]
+        if isinstance(removed, bool) or not isinstance(removed, int) or removed < 1 or (decks != "inf" and removed > 4 * decks):
+            raise InputError(f"{where}: removed must be a whole number of cards from 1 to the {RANKS_HELD} the shoe holds, not {shown(removed)}")
+    if "scale" in fields:
+        if isinstance(fields["scale"], bool) or not isinstance(fields["scale"], (int, str)) or parse_exact(fields["scale"], f"{where}: scale") == 0:
+            raise InputError(f"{where}: scale must be a non-zero exact number such as \"10000000\", not {shown(fields['scale'])}")
+        fields["scale"] = str(fields["scale"])
+    if measure in SIMULATED:
+        _check_simulation(fields, where)
+    if measure in ("combinations", "probability") and "when" not in fields:
+        raise InputError(f"{where}: combinations and probability take `when`")
+    if measure == "effect_of_removal" and "rank" not in fields:
+        raise InputError(f"{where}: effect_of_removal takes `rank` (and `bet`, or `when` for a probability)")
+    if measure == "effect_of_removal" and decks == "inf":
+        raise InputError(f"{where}: the infinite deck has no effect of removal (every card drawn is put back)")
+    if "when" not in fields and "bet" not in fields:
+        raise InputError(f"{where}: needs `bet`")
+    if len(fields["value"]) > 60:
+        raise InputError(f"{where}: value {shown(fields['value'])} is longer than any printed figure")
+    if fields.get("hand_pairs") and fields.get("unordered"):
+        raise InputError(f"{where}: hand_pairs counts by hands already: give hand_pairs or unordered, not both")
+    if fields.get("rules", "punto_banco") not in PRESETS:
+        raise InputError(f"{where}: rules must be one of {', '.join(PRESETS)}, not {shown(fields['rules'])}")
+    try:
+        check_unordered("hands" if fields.get("hand_pairs") else fields.get("unordered", ""), decks == "inf")
+        parse_printed(fields["value"])
+        if "rank" in fields:
+            rank_index(fields["rank"])
+        if "given" in fields:
+            parse_condition(fields["given"])
+        if "when" in fields:
+            condition = parse_condition(fields["when"])
+            if (fields.get("hand_pairs") or fields.get("unordered")) and (condition.features & set(COUP_FEATURES) or set(condition.slots) - set(FIRST_CARDS)):
+                raise InputError("hand_pairs and unordered count the first cards: `when` may read only player_card1, player_card2, banker_card1, banker_card2")
+        resolve(PRESETS[fields.get("rules", "punto_banco")], Policy.parse(fields.get("policy", "")))
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
+    return Figure(**fields)
+
+
+def _check_matrix_size(fields: dict[str, Any], where: str) -> None:
+    """A matrix_size record: a rule set and a size; nothing about bets, cards or simulations."""
+    extra = sorted(set(fields) - set(MATRIX_SIZE_FIELDS))
+    if extra:
+        raise InputError(f"{where}: {MATRIX_SIZE} takes no `{extra[0]}`")
+    if fields.get("rules", "punto_banco") not in PRESETS:
+        raise InputError(f"{where}: rules must be one of {', '.join(PRESETS)}, not {shown(fields['rules'])}")
+    try:
+        parse_matrix_size(fields["value"])
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
+
+
+def _whole(fields: dict[str, Any], name: str, where: str, low: int, high: int) -> None:
+    value = fields[name]
+    if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
+        raise InputError(f"{where}: {name} must be a whole number from {low:,} to {high:,}, not {shown(value)}")
+
+
+def _check_simulation(fields: dict[str, Any], where: str) -> None:
+    """The conditions of a simulation record: complete, and each of its kind."""
+    counted = fields["measure"].startswith("count_")
+    needed = ["bet", "penetration", "burn", "shoes"] + (["tags", "threshold"] if counted else [])
+    missing = [name for name in needed if name not in fields]
+    if missing:
+        raise InputError(f"{where}: a {fields['measure']} record needs `{missing[0]}`")
+    if fields["decks"] == "inf" or fields["decks"] > 1000:
+        raise InputError(f"{where}: a simulation deals real shoes of 1 to 1,000 decks, not {shown(fields['decks'])}")
+    if not isinstance(fields["burn"], bool):
+        raise InputError(f"{where}: burn must be true or false, not {shown(fields['burn'])}")
+    _whole(fields, "shoes", where, 2, MAX_SHOES)
+    for name, low, high in (("threshold", -10**6, 10**6), ("seed", 0, 2**63 - 1), ("coups_after_cut", 0, 10)):
+        if name in fields:
+            _whole(fields, name, where, low, high)
+    if fields.get("count", "true") not in ("true", "running"):
+        raise InputError(f"{where}: count must be \"true\" or \"running\", not {shown(fields['count'])}")
+    try:
+        parse_penetration(fields["penetration"])
+        if "tags" in fields:
+            parse_tags(fields["tags"])
+    except InputError as error:
+        raise InputError(f"{where}: {error}") from None
+
+
+def load_figures(text: str, origin: str) -> list[Figure]:
+    """The figures of a published-figures TOML file; errors name the record."""
+    try:
+        records = parse_toml(text).get("figure")
+    except ValueError as error:  # tomllib.TOMLDecodeError
+        raise InputError(f"{origin}: not valid TOML: {error}") from None
+    if not isinstance(records, list) or not records:
+        raise InputError(f"{origin}: no [[figure]] records")
+    figures = [_checked_record(record, number, origin) for number, record in enumerate(records, start=1)]
+    ids = [figure.id for figure in figures]
+    duplicates = sorted({identifier for identifier in ids if ids.count(identifier) > 1})
+    if duplicates:
+        raise InputError(f"{origin}: duplicate figure id {duplicates[0]!r}")
+    return figures
+
+
+def published_figures(path: str | None = None) -> list[Figure]:
+    """The shipped figures (exact_odds/data/published.toml), or those of ``path``."""
+    if path is None:
+        return load_figures((Path(__file__).parent.parent / "data" / "published.toml").read_text(encoding="utf-8"), "published.toml")
+    try:
+        text = Path(path).read_text(encoding="utf-8")
+    except OSError as error:
+        raise InputError(f"cannot read {path!r}: {error.strerror}") from None
+    except UnicodeDecodeError:
+        raise InputError(f"cannot read {path!r}: not UTF-8 text") from None
+    return load_figures(text, path)
+
+
+@dataclass(frozen=True)
+class Check:
+    """A figure, what we computed (exact, or a simulation's estimate with its standard error) and the verdict."""
+
+    figure: Figure
+    exact: Fraction | None
+    verdict: str
+    estimate: Estimate | None = None
+    size: str = ""
+    """For a matrix size: ours, written as the record writes it."""
+
+    @property
+    def failed(self) -> bool:
+        return self.verdict == "mismatch"
+
+
+class Calculator:
+    """Exact values of figures, sharing one enumeration per shoe, rules and feature set."""
+
+    def __init__(self, user_bets: dict[str, Bet] | None = None, workers: int = 1):
+        self.user_bets = user_bets or {}
+        self.workers = workers
+        self.engine = FastEngine()
+        self.distributions: dict[object, object] = {}
+        self.analyses: dict[object, BetAnalysis] = {}
+        self.simulations: dict[object, Simulation] = {}
+
+    @staticmethod
+    def decisions(figure: Figure) -> Decisions:
+        return resolve(PRESETS[figure.rules], Policy.parse(figure.policy))
+
+    def bet(self, figure: Figure) -> Bet:
+        bets = available_bets(PRESETS[figure.rules], self.user_bets)
+        if figure.bet is None or figure.bet not in bets:
+            raise InputError(f"figure {figure.id!r}: unknown bet {figure.bet!r} (not in the catalog or the bets file)")
+        return bets[figure.bet]
+
+    def bet_analysis(self, figure: Figure, shoe: Shoe | None = None) -> BetAnalysis:
+        shoe = shoe or shoe_of_decks(figure.decks)
+        key = (shoe, figure.rules, figure.policy, figure.bet)
+        if key not in self.analyses:
+            self.analyses[key] = analyze(shoe, [self.bet(figure)], self.decisions(figure), engine=self.engine).bets[0]
+        return self.analyses[key]
+
+    def event(self, figure: Figure, shoe: Shoe | None = None) -> tuple[int, int]:
+        """Sequences where ``when`` holds, and all sequences (or all where ``given`` holds), counted
+        as the figure counts them."""
+        assert figure.when is not None
+        shoe = shoe or shoe_of_decks(figure.decks)
+        condition = parse_condition(figure.when)
+        given = parse_condition(figure.given) if figure.given else None
+        needs_coup, slots = condition.requirements()
+        if given is not None:
+            needs_coup = needs_coup or given.requirements()[0]
+            slots = merge_levels(slots, given.slots)
+        first_cards = figure.hand_pairs or bool(figure.unordered)
+        if first_cards:
+            slots = merge_levels(dict.fromkeys(FIRST_CARDS, Granularity.VALUE), slots)
+        coup = needs_coup and not first_cards
+        key = (shoe, figure.rules, figure.policy, coup, tuple(sorted(slots.items())))
+        if key not in self.distributions:
+            if coup or not slots:
+                self.distributions[key] = self.engine.coups(shoe, self.decisions(figure), slots)
+            else:
+                self.distributions[key] = self.engine.cards(shoe, slots)
+        distribution = self.distributions[key]
+        assert isinstance(distribution, Distribution)
+        holds = condition(distribution.columns)
+        if given is not None:
+            within = given(distribution.columns)
+            return distribution.count_where(holds & within), distribution.count_where(within)
+        count = distribution.count_where(holds)
+        unordered = "hands" if figure.hand_pairs else figure.unordered  # hand_pairs: both hands' first cards, each in either order
+        if unordered:
+            divisor = unordered_divisor(distribution.columns, unordered, condition, f"figure {figure.id!r}", shoe.with_replacement)
+            return count // divisor, distribution.total // divisor
+        return count, distribution.total
+
+    def effect_of_removal(self, figure: Figure) -> Fraction:
+        """The change when ``removed`` cards of ``rank`` leave the shoe: in the bet's expectation, or
+        in the probability of ``when``; times ``scale``, as printed."""
+        full = shoe_of_decks(figure.decks)
+        full = Shoe(full.rank_counts, None, full.description)
+        depleted = full.remove((Card(RANKS[rank_index(figure.rank or "")]),) * figure.removed)
+        if figure.when:
+            (after, after_total), (before, before_total) = self.event(figure, depleted), self.event(figure, full)
+            change = Fraction(after, after_total) - Fraction(before, before_total)
+        else:
+            change = self.bet_analysis(figure, depleted).expected_value - self.bet_analysis(figure, full).expected_value
+        return change * Fraction(figure.scale)
+
+    def simulation_settings(self, figure: Figure) -> Settings:
+        """The run a simulation record describes (one bet; a count and its threshold when it has them)."""
+        bet = self.bet(figure)
+        assert isinstance(figure.decks, int)
+        return Settings(Shoe.decks(figure.decks), figure.shoes, figure.seed, parse_penetration(figure.penetration), figure.burn,
+                        parse_tags(figure.tags) if figure.tags else None, (bet,), self.decisions(figure),
+                        (figure.threshold,) if figure.threshold is not None else THRESHOLDS, figure.count == "running", figure.coups_after_cut)
+
+    def simulated(self, figure: Figure) -> Estimate:
+        """Our estimate of a simulation figure, times ``scale``, with its standard error (one run per set of conditions)."""
+        from .simulate import estimates, run
+
+        settings = self.simulation_settings(figure)
+        if settings not in self.simulations:
+            self.simulations[settings] = run(settings, self.workers)
+        threshold = figure.threshold if figure.measure.startswith("count_") else None
+        estimate = estimates(self.simulations[settings], settings.bet_names[0], threshold)[SIMULATED[figure.measure]]
+        scale = float(Fraction(figure.scale))
+        return Estimate(estimate.value * scale, estimate.standard_error * abs(scale))
+
+    @staticmethod
+    def matrix_size(figure: Figure) -> tuple[int, int]:
+        """The exponents of the game's size: the option points of each side of the rule set."""
+        points = PRESETS[figure.rules].option_points()
+        player = sum(point.side == "player" for point in points)
+        return player, len(points) - player
+
+    def exact(self, figure: Figure) -> Fraction:
+        if figure.measure == "effect_of_removal":
+            return self.effect_of_removal(figure)
+        if figure.measure in ("combinations", "probability"):
+            count, total = self.event(figure)
+            return Fraction(count) if figure.measure == "combinations" else Fraction(count, total)
+        value = getattr(self.bet_analysis(figure), figure.measure)
+        if value is None:
+            raise InputError(f"figure {figure.id!r}: {figure.bet} never resolves, so it has no {figure.measure}")
+        assert isinstance(value, Fraction)
+        return value
+
+
+def within(printed: Printed, estimate: Estimate, errors: int = STANDARD_ERRORS) -> bool:
+    """Whether the printed figure (a half unit of its last place either way) lies within ``errors``
+    standard errors of a simulation's estimate."""
+    factor = 100 if printed.percent else 1
+    half = 0.5 * 10.0 ** -(printed.places or 0)
+    distance = max(0.0, abs(estimate.value * factor - float(printed.value)) - half)
+    return distance <= errors * estimate.standard_error * factor
+
+
+def check(figure: Figure, calculator: Calculator) -> Check:
+    exact: Fraction | None = None
+    estimate: Estimate | None = None
+    size = ""
+    if figure.measure == MATRIX_SIZE:
+        exponents = calculator.matrix_size(figure)
+        size = matrix_size_text(exponents)
+        ok = parse_matrix_size(figure.value) == exponents
+    elif figure.simulated:
+        estimate = calculator.simulated(figure)
+        ok = within(parse_printed(figure.value), estimate)
+    else:
+        exact = calculator.exact(figure)
+        ok = matches(parse_printed(figure.value), exact, count=figure.measure == "combinations")
+    if figure.known_wrong:
+        verdict = "stale mark: matches" if ok else "known-wrong"
+    else:
+        verdict = "ok" if ok else "mismatch"
+    return Check(figure, exact, verdict, estimate, size)
+
+
+WIDTH = 120
+"""The table of `verify` keeps its lines to this many characters where the words allow (none is cut)."""
+INDENT = 2
+"""The table of a source is indented by this many spaces under the source's name."""
+
+
+def verify_document(checks: list[Check], skipped: int = 0) -> Document:
+    """The checks as a table per source (figure, published, computed, verdict) with a line below
+    each figure that needs words (why it is known wrong, what was simulated, the exact value of a
+    mismatch), a simulated figure showing our estimate with its standard error; and the record.
+    ``skipped``: simulation records left out of the run."""
+    from dataclasses import replace
+    from itertools import groupby
+
+    from ..core.numbers import fixed
+    from ..output.blocks import Block, Data, Group, Paragraph, table
+
+    def decimal(check: Check) -> str:
+        if check.size:
+            return check.size
+        printed = parse_printed(check.figure.value)
+        if check.estimate is not None:
+            factor, sign = (100, "%") if printed.percent else (1, "")
+            places = (printed.places or 0) + 2
+            return f"{check.estimate.value * factor:.{places}f}{sign} ± {check.estimate.standard_error * factor:.{places}f}{sign}"
+        assert check.exact is not None
+        if printed.places is None:
+            return f"{int(check.exact):,}" if check.exact.denominator == 1 else fixed(check.exact, 2)
+        return fixed(check.exact * (100 if printed.percent else 1), printed.places + 3) + ("%" if printed.percent else "")
+
+    def details(check: Check) -> tuple[str, ...]:
+        figure, lines = check.figure, []
+        if check.estimate is not None:
+            lines.append(f"simulated, {figure.shoes:,} shoes, seed {figure.seed}")
+        if check.failed and check.exact is not None:
+            exact = str(check.exact)
+            lines.append(f"exact: {exact if len(exact) <= WIDTH // 2 else '(see --format json)'}")
+        if figure.known_wrong:
+            lines.append(("known wrong: " if check.verdict == "known-wrong" else "marked known-wrong, yet it matches: ") + figure.known_wrong)
+        return tuple(lines)
+
+    failed = sum(check.failed for check in checks)
+    stale = sum(check.verdict.startswith("stale") for check in checks)
+    clauses = [f"{len(checks)} figures: {len(checks) - failed} as expected, {failed} mismatch, {stale} stale known-wrong marks"]
+    if any(check.estimate for check in checks):
+        clauses.append(f"simulated figures match within {STANDARD_ERRORS} standard errors of our estimate (± one standard error shown)")
+    if skipped:
+        clauses.append(f"{skipped} simulation records not run (--simulate runs them)")
+    records = [
+        {
+            "id": check.figure.id,
+            "measure": check.figure.measure,
+            "bet": check.figure.bet,
+            "when": check.figure.when,
+            "decks": check.figure.decks,
+            "published": check.figure.value,
+            "computed": check.size or (None if check.exact is None else str(check.exact)),
+            **({"simulated": {"value": check.estimate.value, "standard_error": check.estimate.standard_error,
+                              "shoes": check.figure.shoes, "seed": check.figure.seed}} if check.estimate else {}),
+            "verdict": check.verdict,
+            "known_wrong": check.figure.known_wrong,
+            "source": check.figure.source,
+            "url": check.figure.url,
+            "author": check.figure.author,
+            "note": check.figure.note,
+        }
+        for check in checks
+    ]
+    blocks: list[Block] = []
+    for (source, url), members in groupby(checks, key=lambda item: (item.figure.source, item.figure.url)):
+        group = list(members)
+        figures = table(["figure", "published", "computed", "verdict"],
+                        [[" ".join(part.split()) for part in (item.figure.id, item.figure.value, decimal(item), item.verdict)] for item in group])
+        figures = replace(figures, indent=INDENT, details=tuple(details(item) for item in group), width=WIDTH)
+        blocks.append(Group((Paragraph(source, WIDTH), Paragraph(url, WIDTH), figures)))
+    blocks.append(Paragraph("\n".join(clauses + ["exact values: --format json"])))
+    return Document(tuple(blocks), Data({"summary": "; ".join(clauses), "figures": records}))
+
+
+def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
+    """The checks (:func:`verify_document`) in one of the output formats (:func:`exact_odds.output.render.render`)."""
+    from ..output.render import render
+
+    return render(verify_document(checks, skipped), fmt)
