@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from collections.abc import Callable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
 from math import lcm
 from typing import Any
 
@@ -344,6 +344,33 @@ def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_kn
             if available[name].needs_suits and not suits_known:
                 raise InputError(f"bet {name!r} reads suits, but the shoe is given by rank only (give per-card counts, e.g. --shoe 9h=7,...)")
     return [available[name] for name in dict.fromkeys(chosen)], notes
+
+
+def as_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, suits_known: bool) -> list[Bet]:
+    """Bets as people give them: None for the main bets, a name, comma-separated names or ``all`` (every catalog bet the shoe
+    can settle: bets on suits need a shoe that knows suits), a :class:`Bet`, or a list of either (an
+    empty list: the outcomes alone). The
+    main bets named are those of ``rules`` (their commission and tie pay).
+
+    >>> from exact_odds.core.rules import BACCARAT_GOLD
+    >>> [(bet.name, str(bet.rows[0].pays.net)) for bet in as_bets("banker, tie", BACCARAT_GOLD, True)]
+    [('banker', '19/20'), ('tie', '9')]
+    """
+    if bets is None:
+        return select_bets(available_bets(rules), None, suits_known)[0]
+    if isinstance(bets, (str, Bet)):
+        bets = [bets]
+    if not isinstance(bets, Iterable):
+        raise InputError(f"bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not {shown(bets)}")
+    chosen: list[Bet] = []
+    for bet in bets:
+        if isinstance(bet, Bet):
+            chosen.append(bet)
+        elif isinstance(bet, str):
+            chosen.extend(select_bets(available_bets(rules), bet, suits_known, option="bets")[0])
+        else:
+            raise InputError(f"bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not {shown(bet)}")
+    return list(dict.fromkeys(chosen))
 
 
 @lru_cache(maxsize=16)

@@ -110,3 +110,18 @@ def money(amount: Fraction) -> str:
     while rest % 5 == 0:
         rest, fives = rest // 5, fives + 1
     return fixed(amount, max(2, twos, fives)) if rest == 1 else f"{amount.numerator}/{amount.denominator}"
+
+
+def square_root(value: Fraction, places: int) -> str:
+    """The square root of a non-negative fraction to ``places`` decimals, exactly (never a float,
+    so no pay is too large).
+
+    >>> square_root(Fraction(2), 4), square_root(Fraction(10) ** 320, 2)[:6]
+    ('1.4142', '100000')
+    """
+    scaled = value * 10 ** (2 * places)
+    root = math.isqrt(scaled.numerator // scaled.denominator)
+    if (Fraction(2 * root + 1, 2)) ** 2 <= scaled:
+        root += 1
+    digits = str(root).rjust(places + 1, "0")
+    return f"{digits[:-places]}.{digits[-places:]}" if places else digits

@@ -342,12 +342,25 @@ def load_rules(text: str, origin: str) -> DrawRules:
         raise RulesError(f"file {origin}", error.field, error.problem) from None
 
 
-def rules_named(spec: str) -> DrawRules:
+def as_rules(rules: "DrawRules | str") -> DrawRules:
+    """A rule set as people give one: a :class:`DrawRules`, a preset's name or a rules file's path.
+
+    >>> as_rules("baccarat_gold").tie_pays
+    Fraction(9, 1)
+    """
+    if isinstance(rules, DrawRules):
+        return rules
+    if isinstance(rules, str):
+        return rules_named(rules, "rules")
+    raise InputError(f"rules are a DrawRules, a preset name ({', '.join(PRESETS)}) or a rules file's path, not {shown(rules)}")
+
+
+def rules_named(spec: str, option: str = "--rules") -> DrawRules:
     """A preset by name, or the rules of a TOML file."""
     if spec in PRESETS:
         return PRESETS[spec]
     if not os.path.isfile(spec):
-        raise InputError(f"--rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file")
+        raise InputError(f"{option} {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file")
     try:
         with open(spec, encoding="utf-8") as rules_file:
             text = rules_file.read()

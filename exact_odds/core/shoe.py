@@ -10,7 +10,7 @@ per-card counts; a shoe given by rank only knows rank counts and never guesses a
 6
 """
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from operator import index
 from typing import Any
@@ -244,6 +244,28 @@ class Shoe:
         if self.with_replacement:
             return f"{self.description} (cards drawn with replacement)"
         return f"{self.description} ({self.size} cards)"
+
+
+def as_shoe(shoe: "Shoe | int | str | Mapping[str, int]") -> Shoe:
+    """A shoe as people give one: a :class:`Shoe`, a number of decks, ``"inf"``, a composition
+    (``"A=32,2=32,9h=7"``) or a mapping of card text to counts.
+
+    >>> as_shoe(8) == Shoe.decks(8), as_shoe({"A": 4, "K": 4}).size, as_shoe("inf").with_replacement
+    (True, 8, True)
+    """
+    if isinstance(shoe, Shoe):
+        return shoe
+    if isinstance(shoe, bool):
+        raise InputError(f"a shoe is a Shoe, a number of decks, inf, a composition such as \"A=32,K=32\" or a mapping of cards to counts, not {shown(shoe)}")
+    if isinstance(shoe, int) or (isinstance(shoe, str) and shoe.strip().lower() == "inf"):
+        return shoe_of_decks("inf" if isinstance(shoe, str) else shoe)
+    if isinstance(shoe, str) and "=" in shoe:
+        return Shoe.parse(shoe)
+    if isinstance(shoe, str) and shoe.strip().isdigit():
+        return shoe_of_decks(parse_count(shoe.strip(), "the number of decks"))
+    if isinstance(shoe, Mapping) and all(isinstance(card, str) for card in shoe):
+        return Shoe.parse(",".join(f"{card}={count}" for card, count in shoe.items()))
+    raise InputError(f"a shoe is a Shoe, a number of decks, inf, a composition such as \"A=32,K=32\" or a mapping of cards to counts, not {shown(shoe)}")
 
 
 def shoe_of_decks(decks: int | str) -> Shoe:

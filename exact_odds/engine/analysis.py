@@ -7,7 +7,7 @@
 Fraction(-43, 415)
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial, lcm
@@ -15,17 +15,17 @@ from typing import Protocol
 
 import numpy as np
 
-from ..bets.bets import Bet, Payout, one_hot_lines, settlement
+from ..bets.bets import Bet, Payout, as_bets, one_hot_lines, settlement
 from ..bets.conditions import Comparison, Condition, Feature, Literals, Not, parse_condition
 from ..errors import InputError
 from .distribution import FLOAT_EXACT, Distribution
 from .enumerator import enumerate_cards, enumerate_coups
-from ..core.features import CARD_FEATURES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_kind, merge_levels
+from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_kind, merge_levels
 from .tables import Tracked, tracked_key
 from ..core.policy import Decisions, Policy, decisions_of
-from ..core.numbers import shown
-from ..core.rules import PUNTO_BANCO, DrawRules
-from ..core.shoe import Shoe
+from ..core.numbers import fixed, percent, shown, square_root
+from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
+from ..core.shoe import Shoe, as_shoe
 
 
 @dataclass(frozen=True)
@@ -84,6 +84,35 @@ class BetAnalysis:
     def variance(self) -> Fraction:
         return self._second_moment() - self.expected_value**2
 
+    def __repr__(self) -> str:
+        return f"<BetAnalysis {self.bet.name}: house edge {percent(self.house_edge)} ({self.house_edge})>"
+
+    def to_dict(self) -> dict[str, object]:
+        """The bet's record in the JSON that ``baccarat-odds --format json`` prints (exact values as
+        fraction strings, decimals as strings; see docs/shoe-and-output.md)."""
+        return {
+            "description": self.bet.description,
+            "expected_value": str(self.expected_value),
+            "house_edge": str(self.house_edge),
+            "house_edge_percent": fixed(self.house_edge * 100, 6),
+            "house_edge_excluding_pushes": None if self.house_edge_excluding_pushes is None else str(self.house_edge_excluding_pushes),
+            "variance": str(self.variance),
+            "standard_deviation": square_root(self.variance, 6),
+            "settles_on_cards": self.cards,
+            "total_combinations": self.total,
+            "returns": [
+                {
+                    "event": row.event,
+                    "pays": row.pays.text,
+                    "net": str(row.pays.net),
+                    "combinations": row.combinations,
+                    "probability": str(row.probability),
+                    "return": str(row.expected_return),
+                }
+                for row in self.rows
+            ],
+        }
+
 
 @dataclass(frozen=True)
 class Analysis:
@@ -104,6 +133,44 @@ class Analysis:
 
     def probability(self, outcome: str) -> Fraction:
         return Fraction(self.outcomes[outcome], self.total)
+
+    def __getitem__(self, name: str) -> BetAnalysis:
+        """The analysis of the bet named ``name``.
+
+        >>> from exact_odds.core.shoe import Shoe
+        >>> analyze(Shoe.decks(8), "banker, dragon_7")["dragon_7"].house_edge
+        Fraction(64613588827, 848912750595)
+        """
+        for result in self.bets:
+            if result.bet.name == name:
+                return result
+        raise KeyError(f"no bet {name!r} in this analysis (it has {', '.join(result.bet.name for result in self.bets)})")
+
+    def __repr__(self) -> str:
+        odds = ", ".join(f"{name} {fixed(self.probability(name), 4)}" for name in OUTCOMES)
+        return f"<Analysis of {self.shoe}: {odds}; bets {', '.join(result.bet.name for result in self.bets)}>"
+
+    def to_dict(self, notes: Sequence[str] = ()) -> dict[str, object]:
+        """Exactly the JSON object ``baccarat-odds --format json`` prints for this analysis."""
+        return {
+            "shoe": {
+                "description": self.shoe.description,
+                "cards": None if self.shoe.with_replacement else self.shoe.size,
+                "with_replacement": self.shoe.with_replacement,
+            },
+            "rules": self.decisions.rules.name,
+            "policy": str(self.decisions.policy) or None,
+            "weight": self.scale,
+            "given": None if self.given is None else {
+                "condition": self.given.text,
+                "combinations": self.given.combinations,
+                "probability": str(self.given.probability),
+            },
+            "total_combinations": self.total,
+            "outcomes": {name: {"combinations": self.outcomes[name], "probability": str(self.probability(name))} for name in OUTCOMES},
+            "bets": {result.bet.name: result.to_dict() for result in self.bets},
+            "notes": list(notes),
+        }
 
 
 class Engine(Protocol):
@@ -167,7 +234,8 @@ def return_table(bet: Bet, distribution: Distribution, combinations: list[int] |
     return BetAnalysis(bet, tuple(rows), distribution.total, distribution.cards, expected_value, distribution.scale)
 
 
-def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None,
+def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Iterable[str | Bet] | None" = None,
+            rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None,
             engine: Engine | None = None, given: Condition | str | None = None, unordered: str = "") -> Analysis:
     """The outcome table of ``shoe`` and the return table of each bet, under ``rules`` with their
     choices fixed by ``policy`` (and, with ``given``, conditional on that condition).
@@ -176,11 +244,14 @@ def analyze(shoe: Shoe, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BA
     enumeration of it; a bet that reads only the first cards (the pair bets) settles on those cards alone, counted as ordered draws of those cards (``unordered``:
     by hands or by sets of cards, as sources that count them so do). Given a
     condition, every bet is settled on the coups where it holds (counted as 6-card sequences).
+
+    The shoe may be given as :func:`~exact_odds.core.shoe.as_shoe` reads one (``8``, ``"A=32,K=32"``),
+    the bets as :func:`~exact_odds.bets.bets.as_bets` does (``"all"``, ``"banker, dragon_7"``; the main
+    bets when None), the rules by a preset's name or a rules file's path.
     """
-    if not isinstance(shoe, Shoe):
-        raise InputError(f"analyze takes a Shoe (e.g. Shoe.decks(8)), not {shown(shoe)}")
-    if not isinstance(bets, (list, tuple)) or not all(isinstance(bet, Bet) for bet in bets):
-        raise InputError(f"analyze takes a list of bets (e.g. [catalog()[\"banker\"]]), not {shown(bets)}")
+    shoe = as_shoe(shoe)
+    rules = rules if isinstance(rules, Decisions) else as_rules(rules)
+    bets = as_bets(bets, rules.rules if isinstance(rules, Decisions) else rules, shoe.knows_suits)
     check_unordered(unordered, shoe.with_replacement)
     if unordered and given is not None:
         raise InputError("unordered counts bets on the first cards alone; given a condition, every bet is counted through the coup")

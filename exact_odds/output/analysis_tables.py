@@ -5,25 +5,10 @@ import math
 from fractions import Fraction
 
 from ..core.features import OUTCOMES
-from ..core.numbers import fixed, percent
+from ..core.numbers import fixed, percent, square_root
 from ..core.rules import PUNTO_BANCO
 from ..engine.analysis import Analysis, BetAnalysis
 from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
-
-
-def square_root(value: Fraction, places: int) -> str:
-    """The square root of a non-negative fraction to ``places`` decimals, exactly (never a float,
-    so no pay is too large).
-
-    >>> square_root(Fraction(2), 4), square_root(Fraction(10) ** 320, 2)[:6]
-    ('1.4142', '100000')
-    """
-    scaled = value * 10 ** (2 * places)
-    root = math.isqrt(scaled.numerator // scaled.denominator)
-    if (Fraction(2 * root + 1, 2)) ** 2 <= scaled:
-        root += 1
-    digits = str(root).rjust(places + 1, "0")
-    return f"{digits[:-places]}.{digits[-places:]}" if places else digits
 
 
 def standard_deviation(result: BetAnalysis, places: int = 4) -> str:
@@ -109,55 +94,6 @@ def analysis_blocks(analysis: Analysis, notes: list[str], returns: bool) -> list
     return blocks + notes_paragraph(notes + [f"{result.bet.name} settles on {settles_on(result)}" for result in fewer])
 
 
-def bet_record(result: BetAnalysis) -> dict[str, object]:
-    return {
-        "description": result.bet.description,
-        "expected_value": str(result.expected_value),
-        "house_edge": str(result.house_edge),
-        "house_edge_percent": fixed(result.house_edge * 100, 6),
-        "house_edge_excluding_pushes": None if result.house_edge_excluding_pushes is None else str(result.house_edge_excluding_pushes),
-        "variance": str(result.variance),
-        "standard_deviation": standard_deviation(result, 6),
-        "settles_on_cards": result.cards,
-        "total_combinations": result.total,
-        "returns": [
-            {
-                "event": row.event,
-                "pays": row.pays.text,
-                "net": str(row.pays.net),
-                "combinations": row.combinations,
-                "probability": str(row.probability),
-                "return": str(row.expected_return),
-            }
-            for row in result.rows
-        ],
-    }
-
-
-def analysis_record(analysis: Analysis, notes: list[str]) -> dict[str, object]:
-    return {
-        "shoe": {
-            "description": analysis.shoe.description,
-            "cards": None if analysis.shoe.with_replacement else analysis.shoe.size,
-            "with_replacement": analysis.shoe.with_replacement,
-        },
-        "rules": analysis.decisions.rules.name,
-        "policy": str(analysis.decisions.policy) or None,
-        "weight": analysis.scale,
-        "given": None if analysis.given is None else {
-            "condition": analysis.given.text,
-            "combinations": analysis.given.combinations,
-            "probability": str(analysis.given.probability),
-        },
-        "total_combinations": analysis.total,
-        "outcomes": {
-            name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES
-        },
-        "bets": {result.bet.name: bet_record(result) for result in analysis.bets},
-        "notes": notes,
-    }
-
-
 def csv_rows(analysis: Analysis) -> list[list[object]]:
     """The analysis flat, one row per given condition, outcome, bet and return (under :data:`CSV_HEADERS`)."""
     rows: list[list[object]] = []
@@ -178,7 +114,7 @@ def csv_rows(analysis: Analysis) -> list[list[object]]:
 def analysis_document(analysis: Analysis, notes: list[str] | None = None, returns: bool = False) -> Document:
     """The analysis: its tables (the return tables with ``returns``), its record and its flat table."""
     notes = notes or []
-    return Document(tuple(analysis_blocks(analysis, notes, returns)), Data(analysis_record(analysis, notes), table(CSV_HEADERS, csv_rows(analysis))))
+    return Document(tuple(analysis_blocks(analysis, notes, returns)), Data(analysis.to_dict(notes), table(CSV_HEADERS, csv_rows(analysis))))
 
 
 def value_text(feature: str, value: int) -> str:
@@ -221,7 +157,7 @@ def choices_document(analyses: list[Analysis], notes: list[str], returns: bool) 
     values = ", ".join(f"{analysis.decisions.policy}: {fixed(Fraction(analysis.outcomes['player'] - analysis.outcomes['banker'], analysis.total), 6)}"
                        for analysis in analyses)
     verdict = f"Better for the player: {best.decisions.policy} (player bet expected value {values})"
-    record = {"rules": best.decisions.rules.name, "choices": [analysis_record(analysis, notes) for analysis in analyses],
+    record = {"rules": best.decisions.rules.name, "choices": [analysis.to_dict(notes) for analysis in analyses],
               "better_for_player": str(best.decisions.policy)}
     flat = table(["policy", *CSV_HEADERS], [[analysis.decisions.policy, *row] for analysis in analyses for row in csv_rows(analysis)])
     blocks = [block for analysis in analyses for block in analysis_blocks(analysis, [], returns)]
