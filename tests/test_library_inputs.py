@@ -95,3 +95,31 @@ def test_dir_lists_the_public_names():
 def test_results_pickle():
     result = analyze(8, "banker, dragon_7")
     assert pickle.loads(pickle.dumps(result)).bets == result.bets
+
+
+def test_to_frame_holds_the_exact_values_and_floats_to_plot():
+    pandas = pytest.importorskip("pandas")  # in the test extras; skipped only where it is not installed
+    result = analyze(Shoe.decks(8).remove("5h K 9d"), "all")
+    frame = result.to_frame()
+    assert isinstance(frame, pandas.DataFrame) and list(frame.index) == [bet.bet.name for bet in result.bets]
+    for bet in result.bets:
+        row = frame.loc[bet.bet.name]
+        assert type(row["house_edge"]) is Fraction and row["house_edge"] == bet.house_edge
+        assert row["expected_value"] == bet.expected_value and row["variance"] == bet.variance
+        assert row["house_edge_percent"] == float(bet.house_edge * 100)
+    assert frame.loc["tie", "house_edge_excluding_pushes"] == result["tie"].house_edge
+
+
+def test_to_frame_without_pandas_says_how_to_get_it(monkeypatch):
+    import builtins
+
+    real_import = builtins.__import__
+
+    def no_pandas(name, *args, **kwargs):
+        if name == "pandas":
+            raise ImportError("No module named 'pandas'")
+        return real_import(name, *args, **kwargs)
+
+    monkeypatch.setattr(builtins, "__import__", no_pandas)
+    with pytest.raises(InputError, match=r"to_frame needs pandas: pip install 'exact_odds\[frame\]'"):
+        analyze(8).to_frame()

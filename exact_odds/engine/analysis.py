@@ -11,7 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial, lcm
-from typing import Protocol
+from typing import Any, Protocol
 
 import numpy as np
 
@@ -149,6 +149,27 @@ class Analysis:
     def __repr__(self) -> str:
         odds = ", ".join(f"{name} {fixed(self.probability(name), 4)}" for name in OUTCOMES)
         return f"<Analysis of {self.shoe}: {odds}; bets {', '.join(result.bet.name for result in self.bets)}>"
+
+    def to_frame(self) -> Any:
+        """A pandas DataFrame of the bets, one row per bet (indexed by name): the exact columns as
+        ``Fraction`` (``expected_value``, ``house_edge``, ``house_edge_excluding_pushes``,
+        ``variance``), and ``house_edge_percent`` and ``standard_deviation`` as floats for plotting.
+        Needs pandas (``pip install 'exact_odds[frame]'``)."""
+        try:
+            import pandas
+        except ImportError:
+            raise InputError("to_frame needs pandas: pip install 'exact_odds[frame]' (or pandas)") from None
+        rows = [{
+            "bet": result.bet.name,
+            "expected_value": result.expected_value,
+            "house_edge": result.house_edge,
+            "house_edge_excluding_pushes": result.house_edge_excluding_pushes,
+            "variance": result.variance,
+            "house_edge_percent": float(result.house_edge * 100),
+            "standard_deviation": float(square_root(result.variance, 12)),
+        } for result in self.bets]
+        columns = ["bet", "expected_value", "house_edge", "house_edge_excluding_pushes", "variance", "house_edge_percent", "standard_deviation"]
+        return pandas.DataFrame(rows, columns=columns).set_index("bet")
 
     def to_dict(self, notes: Sequence[str] = ()) -> dict[str, object]:
         """Exactly the JSON object ``baccarat-odds --format json`` prints for this analysis."""
