@@ -170,10 +170,9 @@ def test_remove_takes_a_list_of_cards():
     ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": None}, "unordered must be one of hands, cards"),
     ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "hands", "given": "winner == tie"}, "given a condition"),
     ((Shoe.decks(8), [CATALOG["banker"]]), {"unordered": "hands"}, "none of these bets is"),
-    ((Shoe.decks(8), "banker"), {}, "analyze takes a list of bets"),
-    ((Shoe.decks(8), CATALOG["banker"]), {}, "analyze takes a list of bets"),
-    ((Shoe.decks(8), ["banker"]), {}, "analyze takes a list of bets"),
-    (("8 decks", [CATALOG["banker"]]), {}, "analyze takes a Shoe"),
+    ((Shoe.decks(8), 5), {}, "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5"),
+    ((Shoe.decks(8), ["banker", None]), {}, "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not None"),
+    (("8 decks", [CATALOG["banker"]]), {}, "a shoe is a Shoe, a number of decks, inf, a composition"),
 ])
 def test_analyze_refuses_arguments_without_meaning(arguments, keywords, words):
     with pytest.raises(InputError, match=words):
