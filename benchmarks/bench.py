@@ -3,19 +3,22 @@
     python benchmarks/bench.py [--quick]
 
 Each line shows what exact_odds measured, the yardstick measured in the same run, their ratio, and
-the target of issues 12 and 13. The machine may be shared: read the ratios, not the absolute times.
+the target of issues 12, 13 and 20. The machine may be shared: read the ratios, not the absolute times.
 
-1. Batch, one core: depleted 8-deck shoes per second with the 42 coup bets of the catalog (also
-   the 3 main bets and all 47 rank-level bets), compiled kernel against its numpy fallback.
-2. One shoe, warm: the outcome table and the 3 main bets against a naive C enumerator of the same
-   loops (gcc -O2, built here from benchmarks/naive_enumerator.c); all rank-level bets and perfect
-   pairs against the plain recursive enumerator.
+1. Batch, one core: depleted 8-deck shoes per second with the 42 coup bets of the catalog, the 3
+   main bets and all 47 rank-level bets, times the naive C enumerator's milliseconds per 8-deck shoe
+   (gcc -O2, built here from benchmarks/naive_enumerator.c); each copy of the kernel's loops this
+   CPU runs, and the numpy fallback; all 54 catalog bets on per-card shoes against the 42 coup bets.
+2. One shoe, warm: the outcome table and the 3 main bets against the naive C enumerator; all
+   rank-level bets and perfect pairs against the plain recursive enumerator.
 3. 100 drawn user bets on the coup against the 42 catalog coup bets (one shoe and batch); 200 drawn
    bets on card slots, a condition given on the suits of two slots, and three bets each comparing
    the suits of two slots (on 8 decks and on a 16-card shoe): wall time and peak memory of one process.
 4. Cold `baccarat-odds --decks 8` against `python -c "import numpy, click"`, run in alternation.
-5. simulate, every rank-level bet at every coup: two local workers, and dask LocalClusters of one and
-   two workers; projected to the studies of the issue (1,000,000 shoes on 2 cores, 100,000,000 on N).
+5. simulate, every rank-level bet at every coup: one worker against the batch rate per shoe; two
+   local workers, and dask LocalClusters of one and two workers; projected to the studies of the
+   issue (1,000,000 shoes on 2 cores, 100,000,000 on N).
+6. The figures of benchmarks/catalog_bench.py (the whole catalog on one shoe, cold and warm), when it is there.
 """
 
 import os
@@ -40,7 +43,7 @@ from exact_odds.engine.analysis import PlainEngine, analyze  # noqa: E402
 from exact_odds.engine.batch import batch_expectations  # noqa: E402
 from exact_odds.bets.bets import Bet, catalog, load_bets  # noqa: E402
 from exact_odds.engine.compiled import FastEngine  # noqa: E402
-from exact_odds.engine.kernel import compiled  # noqa: E402
+from exact_odds.engine.kernel import kernel_info  # noqa: E402
 from exact_odds.core.shoe import Shoe  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -111,49 +114,81 @@ def depleted_shoes(count: int, suited: bool = False) -> np.ndarray:
     return np.full((count, columns), each) - rng.multivariate_hypergeometric([each] * columns, 200, size=count)
 
 
-def shoes_per_second(bets: list[Bet], shoes: np.ndarray, kernel: bool) -> float:
-    os.environ["EXACT_ODDS_KERNEL"] = "" if kernel else "numpy"
+def shoes_per_second(bets: list[Bet], shoes: np.ndarray, kernel: str = "") -> float:
+    """Shoes per second of the batch path, best of three, with ``EXACT_ODDS_KERNEL`` set to ``kernel``."""
+    previous = os.environ.get("EXACT_ODDS_KERNEL")
+    os.environ["EXACT_ODDS_KERNEL"] = kernel
     try:
         batch_expectations(shoes[:64], bets)
         return len(shoes) / per_call(lambda: batch_expectations(shoes, bets), 1, rounds=3)
     finally:
-        os.environ.pop("EXACT_ODDS_KERNEL")
-
-
-def batch(quick: bool, bets: dict[str, list[Bet]]) -> None:
-    shoes = depleted_shoes(4_096 if quick else 16_384)
-    heading(f"1. batch: {len(shoes):,} depleted 8-deck shoes (200 cards dealt), shoes/s, one core",
-            "kernel" if compiled() else "(no kernel)", "numpy path")
-    for name in ("42 coup bets", "3 main bets", "47 rank-level bets"):
-        fast = shoes_per_second(bets[name], shoes, kernel=True)
-        fallback = shoes_per_second(bets[name], shoes, kernel=False)
-        line(name, f"{fast:,.0f}", f"{fallback:,.0f}", f"{fast / fallback:.1f}x", ">= 100,000/s" if name == "42 coup bets" else "")
-    suited = depleted_shoes(1_024 if quick else 4_096, suited=True)
-    fast = shoes_per_second(bets["perfect pair"], suited, kernel=True)
-    fallback = shoes_per_second(bets["perfect pair"], suited, kernel=False)
-    line("perfect pair (52 card counts)", f"{fast:,.0f}", f"{fallback:,.0f}", f"{fast / fallback:.1f}x", "in the batch path")
+        if previous is None:
+            os.environ.pop("EXACT_ODDS_KERNEL")
+        else:
+            os.environ["EXACT_ODDS_KERNEL"] = previous
 
 
 def naive_c_seconds() -> tuple[float, tuple[int, int, int]] | None:
-    """Seconds per 8-deck shoe of the naive C enumerator and its counts (None without a compiler)."""
+    """Seconds per 8-deck shoe of the naive C enumerator (best of three runs of 50 shoes) and its
+    counts (None without a compiler)."""
     compiler = shutil.which("gcc") or shutil.which("cc")
     if compiler is None:
         return None
     with tempfile.TemporaryDirectory() as folder:
         binary = Path(folder) / "naive_enumerator"
         subprocess.run([compiler, "-O2", "-o", str(binary), str(HERE / "naive_enumerator.c")], check=True)
-        banker, player, tie, micros = subprocess.run([str(binary), "8", "50"], capture_output=True, text=True, check=True).stdout.split()
-    return float(micros) / 1e6, (int(banker), int(player), int(tie))
+        runs = [subprocess.run([str(binary), "8", "50"], capture_output=True, text=True, check=True).stdout.split() for _ in range(3)]
+    banker, player, tie, _ = runs[0]
+    return min(float(run[3]) for run in runs) / 1e6, (int(banker), int(player), int(tie))
 
 
-def single_shoe(bets: dict[str, list[Bet]]) -> None:
+def batch(quick: bool, bets: dict[str, list[Bet]], naive: tuple[float, tuple[int, int, int]] | None) -> dict[str, float]:
+    """Section 1; returns the shoes per second of each set of bets."""
+    shoes = depleted_shoes(4_096 if quick else 16_384)
+    info = kernel_info()
+    heading(f"1. batch: {len(shoes):,} depleted 8-deck shoes (200 cards dealt), shoes/s, one core, {info}",
+            "shoes/s", "naive C" if naive else "(no compiler)")
+    rates = {}
+    for name in ("42 coup bets", "3 main bets", "47 rank-level bets"):
+        rates[name] = shoes_per_second(bets[name], shoes)
+        if naive is None:
+            line(f"{name} x naive C ms per shoe", f"{rates[name]:,.0f}", "(no compiler)", "", ">= 250" if name == "42 coup bets" else "")
+        else:
+            line(f"{name} x naive C ms per shoe", f"{rates[name]:,.0f}", f"{naive[0] * 1e3:.3f} ms", f"{rates[name] * naive[0]:.0f}",
+                 ">= 250 (was about 82)" if name == "42 coup bets" else "")
+    coup = bets["42 coup bets"]
+    if info.compiled:
+        from exact_odds.engine import kernel
+
+        assert kernel._kernel is not None
+        for variant in getattr(kernel._kernel, "variants", tuple)()[1:]:  # (a build before issue 20 has one copy)
+            rate = shoes_per_second(coup, shoes, kernel=str(variant))
+            line(f"  42 coup bets, the {variant} loops", f"{rate:,.0f}", f"{rates['42 coup bets']:,.0f}", f"{rate / rates['42 coup bets']:.2f}x",
+                 f"the {info.instruction_set} loops run here")
+    few = shoes[: 512 if quick else 2_048]
+    fallback = shoes_per_second(coup, few, kernel="numpy")
+    line("  42 coup bets, numpy path", f"{fallback:,.0f}", f"{rates['42 coup bets']:,.0f}", f"{fallback / rates['42 coup bets']:.3f}x", "same results")
+    suited = depleted_shoes(1_024 if quick else 4_096, suited=True)
+    everything = bets["54 catalog bets"]
+    start = time.perf_counter()
+    batch_expectations(suited[:64], everything)
+    first = time.perf_counter() - start
+    rates["54 catalog bets"] = len(suited) / per_call(lambda: batch_expectations(suited, everything), 1, rounds=3)
+    line("54 catalog bets, per-card shoes / 42 coup bets", f"{rates['54 catalog bets']:,.0f}", f"{rates['42 coup bets']:,.0f}",
+         f"{rates['54 catalog bets'] / rates['42 coup bets']:.3f}", f">= 0.25 (was 1/20; first call {first:.1f} s)")
+    for name in ("perfect pair", "super tie", "lucky nines"):
+        rate = shoes_per_second(bets[name], suited)
+        line(f"  {name} alone, per-card shoes", f"{rate:,.0f}", f"{rates['42 coup bets']:,.0f}", f"{rate / rates['42 coup bets']:.3f}", "")
+    return rates
+
+
+def single_shoe(bets: dict[str, list[Bet]], naive: tuple[float, tuple[int, int, int]] | None) -> None:
     shoe = Shoe.decks(8)
     fast = FastEngine()
     heading("2. one 8-deck shoe, warm, per analysis")
     main = bets["3 main bets"]
     analyze(shoe, main, engine=fast)
     ours = per_call(lambda: analyze(shoe, main, engine=fast), 500)
-    naive = naive_c_seconds()
     if naive is None:
         line("outcomes + 3 main bets / naive C -O2", f"{ours * 1e3:.3f} ms", "(no compiler)", "", "<= 0.15x")
     else:
@@ -207,8 +242,8 @@ def user_bets(quick: bool, bets: dict[str, list[Bet]]) -> None:
     theirs = per_call(lambda: analyze(shoe, coup, engine=fast), 50)
     line("one 8-deck shoe, warm", f"{ours * 1e3:.2f} ms", f"{theirs * 1e3:.2f} ms", f"{ours / theirs:.1f}x", "<= 3x")
     shoes = depleted_shoes(2_048 if quick else 8_192)
-    ours = shoes_per_second(mine, shoes, kernel=True)
-    theirs = shoes_per_second(coup, shoes, kernel=True)
+    ours = shoes_per_second(mine, shoes)
+    theirs = shoes_per_second(coup, shoes)
     line("batch, depleted 8-deck shoes/s", f"{ours:,.0f}", f"{theirs:,.0f}", f"{theirs / ours:.1f}x", "<= 3x")
     seconds, mebibytes = peak_memory(user_slot_bets(200))
     line("200 bets on card slots: peak memory", f"{mebibytes:,.0f} MiB", "1,024 MiB", f"{mebibytes / 1024:.2f}x", f"well under 1 GiB ({seconds:.1f} s)")
@@ -257,11 +292,30 @@ def simulated(arguments: list[str]) -> tuple[float, int]:
     return elapsed, record["shoes_completed"]
 
 
-def simulation(quick: bool, bets: dict[str, list[Bet]]) -> None:
+def one_worker(quick: bool, bets: dict[str, list[Bet]], batch_rate: float) -> None:
+    """simulate in this process, one core, against the batch rate divided by the coups per shoe."""
+    from fractions import Fraction
+
+    from exact_odds.core.policy import resolve
+    from exact_odds.core.rules import PUNTO_BANCO
+    from exact_odds.studies.simulate import Settings, run
+
+    shoes = 1_000 if quick else 4_000
+    settings = Settings(Shoe.decks(8), shoes, 1, Fraction(14, 16), True, None, tuple(bets["47 rank-level bets"]), resolve(PUNTO_BANCO))
+    run(Settings(Shoe.decks(8), 20, 2, Fraction(14, 16), True, None, settings.bets, settings.decisions))
+    start = time.perf_counter()
+    coups = sum(result.coups for result in run(settings).results)
+    rate = shoes / (time.perf_counter() - start)
+    yardstick = 0.7 * batch_rate / (coups / shoes)
+    line(f"1 worker, shoes/s / 0.7 x batch per shoe ({coups / shoes:.1f} coups)", f"{rate:,.0f}", f"{yardstick:,.0f}", f"{rate / yardstick:.2f}", ">= 1")
+
+
+def simulation(quick: bool, bets: dict[str, list[Bet]], batch_rate: float) -> None:
     names = ",".join(bet.name for bet in bets["47 rank-level bets"])
     shoes = 1_000 if quick else 10_000
     common = ["--decks", "8", "--shoes", str(shoes), "--bets", names]
     heading(f"5. simulate {shoes:,} eight-deck shoes, 47 rank-level bets at every coup", "measured", "projected")
+    one_worker(quick, bets, batch_rate)
     elapsed, done = simulated(common + ["--workers", "2"])
     million = elapsed / done * 1_000_000
     line("2 local workers; 1,000,000 shoes", f"{elapsed:.1f} s", f"{million / 60:.1f} min", "", "<= 15 min")
@@ -282,6 +336,16 @@ def simulation(quick: bool, bets: dict[str, list[Bet]]) -> None:
         line(f"  100,000,000 shoes on {cores} cores", "", f"{1e8 / per_core / cores / 3600:,.1f} h", "", "")
 
 
+def catalog_figures(quick: bool) -> None:
+    """Section 6: benchmarks/catalog_bench.py's own lines, when it is there."""
+    script = HERE / "catalog_bench.py"
+    if not script.exists():
+        return
+    print("\n6. the whole catalog (benchmarks/catalog_bench.py)")
+    sys.stdout.flush()
+    subprocess.run([sys.executable, str(script)] + (["--quick"] if quick else []), check=False)
+
+
 def main(quick: bool) -> None:
     everything = catalog()
     rank_level = [bet for bet in everything.values() if not bet.needs_suits]
@@ -289,15 +353,20 @@ def main(quick: bool) -> None:
         "42 coup bets": [bet for bet in rank_level if bet.needs_coup],
         "3 main bets": [everything[name] for name in ("banker", "player", "tie")],
         "47 rank-level bets": rank_level,
+        "54 catalog bets": list(everything.values()),
         "perfect pair": [everything["perfect_pair"]],
+        "super tie": [everything["super_tie"]],
+        "lucky nines": [everything["lucky_nines"]],
     }
     print(f"machine: {os.cpu_count()} cores, Python {sys.version.split()[0]}, numpy {np.__version__}, "
-          f"compiled kernel: {'yes' if compiled() else 'no (numpy path)'}{', quick run' if quick else ''}")
-    batch(quick, bets)
-    single_shoe(bets)
+          f"{kernel_info()}{', quick run' if quick else ''}")
+    naive = naive_c_seconds()
+    rates = batch(quick, bets, naive)
+    single_shoe(bets, naive)
     user_bets(quick, bets)
     cold_start(quick)
-    simulation(quick, bets)
+    simulation(quick, bets, rates["47 rank-level bets"])
+    catalog_figures(quick)
 
 
 if __name__ == "__main__":

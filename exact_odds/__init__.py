@@ -47,6 +47,10 @@ def __dir__() -> list[str]:
 
 
 def __getattr__(name: str) -> Any:
+    """A public name, imported from its module on first use and kept (so that tools that read the
+    module's namespace, such as pdoc, find it thereafter)."""
     if name in PUBLIC:
-        return getattr(import_module(f".{PUBLIC[name]}", __name__), name)
+        value = getattr(import_module(f".{PUBLIC[name]}", __name__), name)
+        globals()[name] = value
+        return value
     raise AttributeError(f"module 'exact_odds' has no attribute {name!r}")

@@ -1,8 +1,27 @@
 """The one exception type for bad user input.
 
-The CLI turns an :class:`InputError` into one line on stderr and exit status 2.
+The CLI turns an :class:`InputError` into one line on stderr and exit status 2. A message is in
+library terms: where it begins by naming a parameter (``policy ...``), the error's ``parameter``
+says which, so that the CLI can name its option for it instead (``--policy ...``).
+
+>>> error = InputError("policy key 'bogus': expected player_on_T", parameter="policy")
+>>> str(error), error.parameter
+("policy key 'bogus': expected player_on_T", 'policy')
 """
 
 
 class InputError(ValueError):
-    """Input that exact_odds cannot accept (bad card, shoe, bet, pay table...)."""
+    """Input that exact_odds cannot accept (bad card, shoe, bet, pay table...), in one sentence.
+
+    >>> from exact_odds import analyze
+    >>> try:
+    ...     analyze(8, "banker", policy="bogus=draw")
+    ... except InputError as error:
+    ...     print(error)
+    policy key 'bogus': expected player_on_T, player_on_A+B, banker_on_T_vs_X or banker_on_A+B_vs_X (T a total, A+B two card values, X a third card 0-9 or stood)
+    """
+
+    def __init__(self, message: str, *, parameter: str | None = None) -> None:
+        super().__init__(message)
+        self.parameter = parameter
+        """The parameter the message begins by naming (as the library calls it), or None."""

@@ -181,8 +181,9 @@ def test_commission_and_tie_pays(capsys):
     data = json.loads(out)
     banker = Fraction(PLAYER_8D - BANKER_8D * Fraction(96, 100), SEQUENCES_8D)  # 1:1 less 4%
     tie = Fraction(BANKER_8D + PLAYER_8D - 9 * TIE_8D, SEQUENCES_8D)  # 9 to 1
-    assert data["bets"]["banker"]["house_edge_percent"] == decimal(100 * banker, 6) == "0.599308"
-    assert data["bets"]["tie"]["house_edge_percent"] == decimal(100 * tie, 6) == "4.844032"
+    assert data["bets"]["banker"]["house_edge"] == str(banker) and data["bets"]["tie"]["house_edge"] == str(tie)
+    assert data["bets"]["banker"]["house_edge_percent"] == float(100 * banker) and decimal(100 * banker, 6) == "0.599308"
+    assert data["bets"]["tie"]["house_edge_percent"] == float(100 * tie) and decimal(100 * tie, 6) == "4.844032"
 
 
 BAD_INPUT = [

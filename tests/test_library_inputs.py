@@ -4,13 +4,16 @@ in part): each natural spelling equals the explicit call, and each wrong one is 
 import inspect
 import json
 import pickle
+import re
 from fractions import Fraction
+from pathlib import Path
 
 import pytest
 
 import exact_odds
 from exact_odds import BACCARAT_GOLD, PUNTO_BANCO, InputError, Shoe, analyze, catalog
 from exact_odds.core.cards import parse_cards
+from exact_odds.core.numbers import fixed
 from exact_odds.core.shoe import as_shoe
 
 
@@ -57,7 +60,7 @@ def test_a_shoe_as_people_write_it(given, explicit):
     (lambda: analyze(8, [5]), "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5"),
     (lambda: analyze(8, rules="nope"), "rules 'nope' is neither a preset (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) nor a rules file"),
     (lambda: analyze(8, rules=3), "rules are a DrawRules, a preset name (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) or a rules file's path, not 3"),
-    (lambda: analyze(Shoe.decks(1).remove("5"), "perfect_pair"), "bet 'perfect_pair' reads suits, but the shoe is given by rank only (give per-card counts, e.g. --shoe 9h=7,...)"),
+    (lambda: analyze(Shoe.decks(1).remove("5"), "perfect_pair"), "bet 'perfect_pair' reads suits, but the shoe is given by rank only (give per-card counts, e.g. 9h=7,...)"),
 ])
 def test_a_wrong_input_is_one_input_error(call, message):
     with pytest.raises(InputError) as refused:
@@ -123,3 +126,40 @@ def test_to_frame_without_pandas_says_how_to_get_it(monkeypatch):
     monkeypatch.setattr(builtins, "__import__", no_pandas)
     with pytest.raises(InputError, match=r"to_frame needs pandas: pip install 'exact_odds\[frame\]'"):
         analyze(8).to_frame()
+
+
+PINNED = Path(__file__).parent / "pinned"
+DECIMAL_TEXT = re.compile(r"[+-]?[0-9]*\.[0-9]+%?|[+-]?[0-9]+%")
+TEXT_FIELDS = {"published", "pays", "description", "event", "note", "known_wrong"}
+"""Fields that are text as written (a pay as its bets file writes it, a figure as its source prints it)."""
+
+
+def strings(record: object, key: str = "") -> list[tuple[str, str]]:
+    """Every (field, string value) of a JSON record, at any depth."""
+    if isinstance(record, dict):
+        return [found for name, value in record.items() for found in strings(value, name)]
+    if isinstance(record, list):
+        return [found for value in record for found in strings(value, key)]
+    return [(key, record)] if isinstance(record, str) else []
+
+
+@pytest.mark.parametrize("name", sorted(path.stem for path in PINNED.glob("*-json.out")) + ["analysis-unordered"])
+def test_every_json_document_is_versioned_and_its_decimals_are_numbers(name):
+    record = json.loads((PINNED / f"{name}.out").read_text(encoding="utf-8"))
+    assert list(record)[:2] == ["format", "version"] and record["version"] == 2 and record["format"].startswith("exact_odds.")
+    decimals = [(key, value) for key, value in strings(record) if key not in TEXT_FIELDS and DECIMAL_TEXT.fullmatch(value)]
+    assert decimals == []
+
+
+def test_a_percentage_is_a_number_beside_its_exact_value(run):
+    code, out, _ = run("--decks", "1", "--bets", "banker", "--format", "json")
+    banker = json.loads(out)["bets"]["banker"]
+    # 1 deck, Punto Banco: the banker's house edge, exactly (Wizard of Odds: 1.0117%)
+    assert code == 0 and float(Fraction(banker["house_edge"]) * 100) == banker["house_edge_percent"]
+    assert f"{banker['house_edge_percent']:.4f}" == "1.0117"
+    code, out, _ = run("eor", "--decks", "8", "--bets", "tie", "--format", "csv")
+    rows = out.splitlines()
+    assert code == 0 and rows[0] == "bet,rank,effect,effect_percent,level_1_tag,level_2_tag"
+    assert not [row for row in rows if "%" in row]
+    effect = rows[1].split(",")
+    assert effect[3] == fixed(Fraction(effect[2]) * 100, 6)

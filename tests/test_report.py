@@ -14,6 +14,7 @@ from exact_odds import __version__
 from exact_odds.engine.analysis import analyze
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.cli.commands import main
+from exact_odds.engine.kernel import kernel_info
 from exact_odds.output.report import COUNT_THRESHOLDS, estimate_cell, report_date
 from exact_odds.core.policy import resolve
 from exact_odds.studies.removal import balanced_tags, removal_effects
@@ -29,7 +30,7 @@ EPOCH = "1767225600"  # 2026-01-01 00:00:00 UTC
 USER_BETS = ('[[bet]]\nname = "banker_seven"\ndescription = "Banker wins with a total of 7"\npays = [\n'
              '  { when = "winner == banker and banker_total == 7", pays = "5", event = "banker wins on 7" },\n'
              '  { when = "winner == tie and banker_total == 7", pays = "push", event = "tie on 7" },\n]\n')
-SHOES = 300
+SHOES = 100
 
 
 def invoke(*args: str) -> int:
@@ -83,7 +84,7 @@ def test_exact_figures_are_the_library_s(folder):
         assert re.search(rf"\|\s+{decks} \|\s+{edge} \|", text)
     infinite = analyze(Shoe.infinite(), [bet], PUNTO).bets[0].house_edge
     assert infinite == Fraction(368223, 4826809)
-    assert f"as d -> oo: {infinite} ({percent(infinite)}), the infinite deck" in text  # the closed form's limit
+    assert f"the edge tends to {infinite} ({percent(infinite)}), the infinite deck's" in text  # the closed form's limit
     effects = removal_effects(Shoe.decks(8), [bet], PUNTO)[0]
     for rank, effect in zip("A23456789TJQK", effects.effects):
         assert re.search(rf"\| {rank}\s+\|\s+{effect} \|", text)
@@ -97,8 +98,9 @@ def test_user_bets_and_pushes(folder):
     bet = load_bets(USER_BETS, "test")["banker_seven"]
     result = analyze(Shoe.decks(8), [bet], PUNTO).bets[0]
     assert result.push_probability > 0
-    assert re.search(rf"house edge per bet resolved \(pushes excluded\) \|\s+{result.house_edge_excluding_pushes} \|", text)
-    assert "tie on 7: pushes (when winner == tie and banker_total == 7)" in text
+    assert re.search(rf"house edge per bet resolved \(pushes excluded\)\s+\|\s+{result.house_edge_excluding_pushes} \|", text)
+    assert "| 2 | tie on 7 | push | pushes | the coup is a tie and the banker's final total is 7 |" in re.sub(r" +", " ", text)
+    assert "- line 2: winner == tie and banker_total == 7" in text
 
 
 def test_the_simulation_is_a_direct_run_of_the_same_settings(folder):
@@ -119,7 +121,7 @@ def test_provenance(folder):
     out, _ = folder
     for name in ("dragon_7.md", "index.md"):
         text = (out / name).read_text()
-        assert f"Made 2026-01-01 00:00:00 UTC by exact_odds {__version__}." in text
+        assert f"Made 2026-01-01 00:00:00 UTC by exact_odds {__version__} ({kernel_info()})." in text
         assert "Command: baccarat-odds report --bets dragon_7,perfect_pair,banker_seven --bets-file " in text
 
 
@@ -148,7 +150,8 @@ def test_html_pages_are_self_contained(folder):
             assert parser.loads == []
     parser = Tags()
     parser.feed((out / "dragon_7.html").read_text())
-    assert parser.counts["svg"] == 3 and parser.counts["table"] == 6
+    assert parser.counts["svg"] == 3 and parser.counts["math"] == 1
+    assert parser.counts["table"] == 12  # cover, schedule, examples, returns, edges, hold, payout, decks, removal, simulation, thresholds, inputs
 
 
 def test_the_report_date():
@@ -167,7 +170,7 @@ def test_a_real_browser_shows_the_tables_and_plots(folder, tmp_path):
     page = (out / "dragon_7.html").as_uri()
     shown = subprocess.run([*BROWSER, f"--user-data-dir={tmp_path / 'profile'}", "--dump-dom", page], capture_output=True, text=True,
                            timeout=120, check=True).stdout
-    assert shown.count("<table>") == 6  # returns, summary, decks, removal, simulation, thresholds
+    assert shown.count("<table>") == 12  # as test_html_pages_are_self_contained lists them
     for plot in ("dragon_7-edge-by-decks", "dragon_7-removal", "dragon_7-count"):
         figure = re.search(rf'<figure id="{plot}"><svg .*?</svg>', shown, flags=re.S)
         assert figure and figure.group(0).count("<path") > 10, plot
@@ -181,9 +184,10 @@ def test_a_real_browser_shows_the_tables_and_plots(folder, tmp_path):
 def test_the_infinite_deck_has_no_removal_or_count(tmp_path, run, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     code, out, _ = run("report", "--decks", "inf", "--bets", "tie", "--out", str(tmp_path / "inf"))
-    assert code == 0 and out == f"wrote 6 files to {tmp_path / 'inf'}\n"
+    assert code == 0 and out == f"wrote 5 files to {tmp_path / 'inf'}\n"  # no edge plot: no finite deck count asked
     text = (tmp_path / "inf" / "tie.md").read_text()
-    assert "has no effect of removal" in text and "## Effect of removal" not in text and "## Counting simulation" not in text
+    assert "has no effect of removal" in text and "derived counts" not in text and "Counting simulation" not in text
+    assert re.search(r"\|\s+infinite \|\s+" + str(analyze(Shoe.infinite(), [catalog()["tie"]], PUNTO).bets[0].house_edge) + r" \|", text)
 
 
 def test_rules_and_policy_reach_the_report(tmp_path, run):
@@ -203,7 +207,7 @@ def test_rules_and_policy_reach_the_report(tmp_path, run):
     (["--out", "{tmp}/r", "--penetration", "1"], {}, "strictly between 0 and 1"),
     (["--out", "{tmp}/r", "--bets", "perfect_pair", "--shoe", "A=32,K=32"], {}, "reads suits"),
     (["--out", "{tmp}/r", "--bets", "nope"], {}, "unknown bet 'nope'"),
-    (["--out", "{tmp}/r", "--rules", "baccarat_gold", "--bets", "player"], {}, "--policy player_on_5=draw"),
+    (["--out", "{tmp}/r", "--rules", "baccarat_gold", "--bets", "player"], {}, "player_on_5=draw"),
     (["--out", ""], {}, "--out is empty"),
     (["--bets", "tie"], {}, "Missing option '--out'"),
 ])

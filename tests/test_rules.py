@@ -155,7 +155,7 @@ def test_a_bad_rules_file_is_one_line_naming_the_field(tmp_path, run, kind, mess
     ("player_on_5=1.5", "probability from 0 to 1"),
     ("player_on_5=draw,player_on_5=stand", "twice"),
     ("banker_on_3_vs_8=draw", "not a choice"),
-    ("bogus=draw", "--policy key 'bogus'"),
+    ("bogus=draw", "^policy key 'bogus'"),
 ])
 def test_policy_errors(text, message):
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)").replace("+", r"\+")):

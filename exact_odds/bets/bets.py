@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
-from collections.abc import Callable, Iterable, Iterator, Mapping, MutableMapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, MutableMapping, Sequence
 from math import lcm
 from typing import Any
 
@@ -224,7 +224,17 @@ MAX_ROWS = 1_000
 
 
 def load_bets(text: str, origin: str) -> dict[str, Bet]:
-    """Bets from the text of a TOML bets file, by name, in file order."""
+    """Bets from the text of a TOML bets file, by name, in file order (``origin`` names it in errors).
+
+    >>> text = '''
+    ... [[bet]]
+    ... name = "natural_9"
+    ... description = "the player's first two cards make 9"
+    ... pays = [{ when = "player_natural and player_total == 9", pays = "4" }]
+    ... '''
+    >>> load_bets(text, "mine.toml")["natural_9"].rows[0].pays.net
+    Fraction(4, 1)
+    """
     try:
         data = parse_toml(text)
     except ValueError as error:  # tomllib.TOMLDecodeError
@@ -290,7 +300,12 @@ def _built(origin: str, name: str, record: dict[str, object]) -> Bet:
 
 
 def catalog() -> Catalog:
-    """The shipped catalog of main bets, variants and side bets (a new mapping of the same bets)."""
+    """The shipped catalog of main bets, variants and side bets (a new mapping of the same bets).
+
+    >>> bets = catalog()
+    >>> bets["dragon_7"].description, len(bets) > 40
+    ('Dragon 7 (EZ Baccarat): banker wins with a three-card 7, pays 40 to 1', True)
+    """
     return Catalog(_catalog_records, "catalog bets.toml")
 
 
@@ -317,7 +332,7 @@ MAIN_BETS = ("banker", "player", "tie")
 
 
 def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_known: bool, own: Sequence[str] = (),
-                option: str = "--bets") -> tuple[list[Bet], list[str]]:
+                option: str = "bets") -> tuple[list[Bet], list[str]]:
     """The bets named by ``option`` (comma-separated names or ``all``) and a list of notes; without
     it, the main bets and the user's ``own`` bets (those of ``--bets-file``).
 
@@ -342,9 +357,28 @@ def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_kn
             if name not in available:
                 raise InputError(f"unknown bet {name!r} (see `baccarat-odds bets` for the catalog)")
             if available[name].needs_suits and not suits_known:
-                raise InputError(f"bet {name!r} reads suits, but the shoe is given by rank only (give per-card counts, e.g. --shoe 9h=7,...)")
+                raise InputError(f"bet {name!r} reads suits, but the shoe is given by rank only (give per-card counts, e.g. 9h=7,...)")
     return [available[name] for name in dict.fromkeys(chosen)], notes
 
+
+
+def check_reach(chosen: Sequence[Bet], commission: bool, tie_pays: bool, own: Sequence[str] = (), own_name: str = "bets_file") -> None:
+    """Refuse the main bets' pays (``commission``, ``tie_pays``: given or not) and a user's ``own``
+    bets (``own_name``: where they came from) when none of the ``chosen`` bets reads them: they would
+    change nothing.
+
+    >>> check_reach([catalog()["player"]], commission=True, tie_pays=False)
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: commission sets the banker bet's pay, and the banker bet is not among the bets chosen
+    """
+    names = {bet.name for bet in chosen}
+    for parameter, given, bet in (("commission", commission, "banker"), ("tie_pays", tie_pays, "tie")):
+        if given and bet not in names:
+            raise InputError(f"{parameter} sets the {bet} bet's pay, and the {bet} bet is not among the bets chosen", parameter=parameter)
+    if own and names.isdisjoint(own):
+        raise InputError(f"{own_name}: none of its bets ({', '.join(own)}) is among the bets chosen: name one, or leave it out",
+                         parameter=own_name.split(" ")[0])
 
 def as_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, suits_known: bool) -> list[Bet]:
     """Bets as people give them: None for the main bets, a name, comma-separated names or ``all`` (every catalog bet the shoe
@@ -398,13 +432,3 @@ def available_bets(rules: DrawRules, user_bets: dict[str, Bet] | None = None) ->
         bets[name] = bet
     return bets
 
-
-def describe_bets(bets: Mapping[str, Bet]) -> str:
-    """The catalog in words: each bet's name, description and pay table."""
-    lines = []
-    for bet in bets.values():
-        lines.append(f"{bet.name}: {bet.description}")
-        for row in bet.rows:
-            lines.append(f"    {row.pays.text:>9}  {row.event}   [{row.condition.text}]")
-        lines.append(f"    {LOSE.text:>9}  {NO_ROW}")
-    return "\n".join(lines) + "\n"

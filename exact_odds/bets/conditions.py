@@ -231,6 +231,19 @@ def _count_truth(node: Count) -> Array:
     return truth
 
 
+def card_readings(node: Node) -> list[Array]:
+    """Every way a node reads the cards, each as a labelling of the 52 cards: a comparison of one
+    slot with literals by its truth, any other use of a slot's attribute by that attribute, a count
+    by its predicate. Cards labelled alike by all of them are alike to the node, in every slot."""
+    if isinstance(node, Feature) and (slot := _card_slot(node)) is not None:
+        return [np.asarray(DECK[f"card_{node.name[len(slot) + 1 :]}"])]
+    if isinstance(node, Literals) and _card_slot(node.operand) is not None:
+        return [_deck_truth(node)]
+    if isinstance(node, Count):
+        return [_count_truth(node)]
+    return [reading for child in _children(node) for reading in card_readings(child)]
+
+
 def slots_of(node: Node) -> Levels:
     """The card slots a node reads (and the cards it counts, as :data:`~exact_odds.core.features.COUNTED`
     pseudo-slots), each at the coarsest granularity that decides it."""

@@ -19,6 +19,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError
+from ..records import versioned
 from ..core.numbers import parse_count, parse_exact, parse_percent, shown
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -203,16 +204,11 @@ class Options:
         """The bets of --bets (given as ``option``); without it, banker, player, tie and the bets of
         --bets-file. The main bets' pays and a bets file must reach one of them (else they would
         change nothing)."""
-        from ..bets.bets import available_bets, select_bets
+        from ..bets.bets import available_bets, check_reach, select_bets
 
         own = self.user_bets()
         chosen, notes = select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()), option)
-        names = {bet.name for bet in chosen}
-        for flag, value, bet in (("--commission", self.commission, "banker"), ("--tie-pays", self.tie_pays, "tie")):
-            if value is not None and bet not in names:
-                raise InputError(f"{flag} sets the {bet} bet's pay, and the {bet} bet is not among the bets of {option}")
-        if own and names.isdisjoint(own):
-            raise InputError(f"--bets-file {self.bets_file}: none of its bets ({', '.join(own)}) is among the bets of {option}: name one, or leave the file out")
+        check_reach(chosen, self.commission is not None, self.tie_pays is not None, tuple(own or ()), f"bets_file {self.bets_file}")
         return chosen, notes
 
 
@@ -406,15 +402,16 @@ def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: 
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
 def list_bets(ctx: click.Context, /, **local: Any) -> None:
-    """List the bet catalog (and your --bets-file): name, rules in words and pay table."""
-    from ..bets.bets import describe_bets
+    """List the bet catalog (and your --bets-file): name, description and pay table, each row's
+    condition as written and in words."""
+    from ..bets.words import described
 
     given_options = options(ctx, **local)
     available = given_options.available()
     if given_options.bet_names:
         chosen, _ = given_options.bets(suits_known=True)
         available = {bet.name: bet for bet in chosen}
-    emit(describe_bets(available))
+    emit(described(available))
 
 
 def progress_bar(label: str, items: Iterable[Any] | None = None, length: int = 0) -> Any:
@@ -586,7 +583,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
         simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
     record = summary(simulation)
     record["notes"] = notes
-    emit(render(laid_out(summary_text(record) + "".join(f"Note: {note}\n" for note in notes), record), fmt))
+    emit(render(laid_out(summary_text(record) + "".join(f"Note: {note}\n" for note in notes), versioned("simulate", record)), fmt))
     if plot and simulation.results:
         from ..output.plots import simulation_figure
 
@@ -596,30 +593,57 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
 
 
 @cli.command(name="report")
-@shared("shoe", "rules", "pays", "bets", "bets_file")
+@shared("shoe", "rules", "pays", "bets", "bets_file", without=("decks",))
+@click.option("--decks", "deck_text", metavar="LIST", help="Deck counts of the edge-by-decks table: 1-8,inf (default), 6, 1,2,6... "
+                                                           "The rest of the report is on the largest finite one (the infinite deck if it is the "
+                                                           "only one), or on the shoe of --shoe.")
 @click.option("--out", required=True, metavar="DIR", help="Folder to write (a new or empty folder, or one report wrote).")
 @click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only the report's own files are replaced).")
-@click.option("--shoes", type=Count(0, 10**7), default=2000, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
+@click.option("--title", metavar="TEXT", help="The document's title (default: the bet's name).")
+@click.option("--game", metavar="TEXT", help="The game's name on the cover (default: the rule set's).")
+@click.option("--submitter", metavar="TEXT", help="Who submits the bet, on the cover.")
+@click.option("--pdf", is_flag=True, help="Also print each page to PDF with Debian's chromium (headless).")
+@click.option("--shoes", type=Count(0, 10**7), default=500, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
 @click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
 @BURN
 @click.pass_context
-def report(ctx: click.Context, /, out: str, force: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
-    """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie):
-    per bet a self-contained HTML page and a Markdown page with the bet's rules, return table, house
-    edge per bet made and resolved, hit frequency, standard deviation, the edge for 1-8 decks and the
-    infinite deck with its closed form, the effects of removal, derived counts and a seeded counting
-    simulation; plots as SVG; the date (SOURCE_DATE_EPOCH if set), version and command."""
+def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, title: str | None, game: str | None, submitter: str | None,
+           pdf: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
+    """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie),
+    a submission document per bet as a self-contained HTML page, a Markdown page and (--pdf) a PDF:
+    a cover (title, game, submitter, rules and program versions, date) and contents; the rules of
+    play with each condition in words; example coups of every pay line; the pay schedule and
+    combinations; house edge per bet made and resolved, hit frequency, standard deviation, volatility
+    index and the hold's confidence intervals; the maximum payout; the edge for each deck count
+    with its closed form in MathML; the effects of removal, derived counts and a seeded counting
+    simulation; the command, version and every input with its SHA-256 (SOURCE_DATE_EPOCH fixes the date)."""
     import dataclasses
     import shlex
 
+    from ..core.rules import PRESETS
+    from ..engine.kernel import kernel_info
+    from ..output.export import parse_deck_list
     from ..output.files import FolderTarget
-    from ..output.report import ReportSettings, build, report_date
-    from ..studies.parallel import cores
     from ..output.plots import pyplot
+    from ..output.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, InputFile, Progress, ReportSettings, build, report_date
+    from ..output.report_pages import chromium, print_pdfs
+    from ..studies.parallel import cores
     from ..studies.simulate import parse_penetration
 
+    for flag, text in (("--title", title), ("--game", game), ("--submitter", submitter)):
+        if text is not None and (not text.strip() or not text.isprintable()):
+            raise InputError(f"{flag} must be one line of printable text, not {shown(text)}")
+    root = ctx.find_root().params
+    if root.get("decks") is not None:
+        if deck_text is not None:
+            raise InputError("--decks is given both before and after `report`: give it once")
+        deck_text, root["decks"] = str(root["decks"]), None  # read here, as the report's deck list
     given_options = options(ctx, **local)
+    decks = tuple(parse_deck_list(deck_text)) if deck_text is not None else DEFAULT_DECKS
+    finite = [count for count in decks if count != "inf"]
+    if given_options.shoe_spec is None:
+        given_options = dataclasses.replace(given_options, decks=max(finite, key=int) if finite else "inf")
     if given_options.bets_file and not given_options.bet_names:
         given_options = dataclasses.replace(given_options, bet_names=",".join(given_options.user_bets()))
     shoe = given_options.shoe()
@@ -633,13 +657,30 @@ def report(ctx: click.Context, /, out: str, force: bool, shoes: int, seed: int, 
     if settings_given and (not shoes or shoe.with_replacement):
         why = "--shoes 0 leaves the simulation out" if not shoes else "the infinite deck has no simulation"
         raise InputError(f"{', '.join(settings_given)} set the counting simulation, and {why}")
-    settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *sys.argv[1:]]),
-                              report_date(), __version__, cores())
+    arguments = sys.argv[1:]
+    inputs = [InputFile.read("bets file", given_options.bets_file)] if given_options.bets_file else []
+    inputs += [InputFile.read("rules file", value) for flag, value in zip(arguments, arguments[1:] + [""])
+               if flag == "--rules" and value not in PRESETS and os.path.isfile(value)]
+    inputs += [InputFile.read("rules file", argument.split("=", 1)[1]) for argument in arguments
+               if argument.startswith("--rules=") and argument.split("=", 1)[1] not in PRESETS and os.path.isfile(argument.split("=", 1)[1])]
+    settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *arguments]),
+                              report_date(), __version__, cores() if shoes >= PARALLEL_SHOES else 1, decks, title, game, submitter, tuple(inputs),
+                              str(kernel_info()))
     decisions = given_options.decisions_for_every_shoe("report")
     pyplot("report")  # matplotlib draws the plots: checked before any work
+    browser = chromium() if pdf else None
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
-    with FolderTarget(out, force) as target, progress_bar("simulating", length=simulated) as progress:
-        files = build(bets, shoe, decisions, settings, progress.update if progress else None)
+    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf)
+    with FolderTarget(out, force) as target, progress_bar("report", length=simulated + phases) as bar:
+        def phase(text: str) -> None:
+            bar.label = text
+            bar.update(1)
+
+        files: dict[str, str | bytes] = dict(build(bets, shoe, decisions, settings, Progress(phase, bar.update) if bar else None))
+        if browser is not None:
+            if bar:
+                phase("printing PDF")
+            files.update(print_pdfs({bet.name: str(files[f"{bet.name}.html"]) for bet in bets}, browser))
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
 
@@ -672,7 +713,78 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     shoe = given_options.shoe()
     (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "--bet")
     solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
-    emit(render(laid_out(solution_text(solution, shoe), solution_record(solution, shoe)), fmt))
+    emit(render(laid_out(solution_text(solution, shoe), versioned("solve_pay", solution_record(solution, shoe))), fmt))
+
+
+@cli.command(name="size")
+@click.option("--bankroll", required=True, type=ExactNumber(), metavar="B", help="The bankroll the stakes are a share of (money, exact).")
+@click.option("--kelly", "kelly_text", metavar="F", help="Fractional Kelly, above 0 and at most 1 (default 1; 1/2: half Kelly): the Kelly stakes of F times the bankroll.")
+@click.option("--min", "min_text", metavar="X|NAME=X,...", help="Table minimum: for every bet, or per bet (a bet is then 0 or at least it).")
+@click.option("--max", "max_text", metavar="X|NAME=X,...", help="Table maximum: for every bet, or per bet.")
+@click.option("--total-max", type=ExactNumber(), metavar="X", help="At most this much on the whole position.")
+@click.option("--unit", type=ExactNumber(), metavar="X", help="Stakes in whole units of X (the smallest chip).")
+@click.option("--side-needs-main", is_flag=True, help="A side bet only beside a main bet (California EZ tables); needs --min on the main bets or --unit.")
+@click.option("--side-ratio", type=ExactNumber(), metavar="K", help="Each side bet at most K times the main bets staked.")
+@click.option("--main", "main_text", metavar="NAMES", help="The main bets, comma-separated (default: banker, player and tie, and their variants).")
+@click.option("--rebate", "rebate_text", metavar="PCT", help="Percent of each losing bet's loss returned (a rebate on losses; with --dead-chip, on each chip lost).")
+@click.option("--dead-chip", is_flag=True, help="Also each bet played with dead (non-negotiable) chips: wagers per chip, cash and value per chip.")
+@click.option("--session", "session_coups", type=Count(1, 500), metavar="N",
+              help="Also the value of --rebate paid instead on the net loss of a session of N coups of one unit on each bet.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.pass_context
+def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | None, min_text: str | None, max_text: str | None,
+                 total_max: Fraction | None, unit: Fraction | None, side_needs_main: bool, side_ratio: Fraction | None, main_text: str | None,
+                 rebate_text: str | None, dead_chip: bool, session_coups: int | None, fmt: str, **local: Any) -> None:
+    """What to stake on the next coup: the Kelly position on --bets (default banker,player,tie)
+    over the exact joint distribution of their settled lines, under table limits and a rebate on
+    losses. Prints the stakes, the expected log growth of the bankroll per coup, the position's
+    exact expected value, its standard deviation and the probability of losing all of it, and how
+    the optimum was found; "no bet" where no stake grows the bankroll."""
+    from ..engine.analysis import analyze
+    from ..output.render import render
+    from ..output.sizing_tables import sizing_document
+    from ..studies.rebates import dead_chip as chip_of, session_rebate
+    from ..studies.sizing import MAIN, Limits, per_bet, size_joint
+    from ..studies.joint import joint
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(shoe.knows_suits)
+    names = [bet.name for bet in bets]
+    kelly = parse_exact(kelly_text, "--kelly") if kelly_text is not None else Fraction(1)
+    rebate = parse_percent(rebate_text, "--rebate") / 100 if rebate_text is not None else Fraction(0)
+    if not 0 <= rebate < 1:
+        raise InputError(f"--rebate must be at least 0 and below 100 percent, not {shown(rebate_text)}")
+    if session_coups is not None and rebate_text is None:
+        raise InputError("--session values a rebate on the session's net loss: give its --rebate PCT")
+    main = tuple(name.strip().lower() for name in main_text.split(",") if name.strip()) if main_text is not None else MAIN
+    if main_text is not None and not main:
+        raise InputError("--main is empty: name the main bets, separated by commas")
+    if main_text is not None and not (side_needs_main or side_ratio is not None):
+        raise InputError("--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave --main out")
+    unknown = [name for name in main if main_text is not None and name not in names]
+    if unknown:
+        raise InputError(f"--main: {unknown[0]!r} is not a bet of this position ({', '.join(names)})")
+    limits = Limits(per_bet(min_text, "--min", names) if min_text is not None else {}, per_bet(max_text, "--max", names) if max_text is not None else {},
+                    total_max, unit, side_needs_main, side_ratio, main)
+    decisions = given_options.decisions(shoe)
+    sizing = size_joint(joint(shoe, bets, decisions), bankroll, limits, kelly, Fraction(0) if session_coups else rebate)
+    results = analyze(shoe, bets, decisions).bets if dead_chip or session_coups else ()
+    chips = [chip_of(result, rebate) for result in results] if dead_chip else None
+    sessions = [session_rebate(result, session_coups, rebate) for result in results] if session_coups else None
+    if session_coups:
+        notes.append("the rebate is paid on the session's net loss, which no coup settles alone: the stakes are sized without it")
+    emit(render(sizing_document(sizing, chips, sessions, notes), fmt))
+
+
+def in_cli_terms(error: InputError) -> str:
+    """The message of a library error with the parameter it begins by naming spelled as the option
+    that gives it (``policy key ...`` is ``--policy key ...``)."""
+    message = str(error)
+    if error.parameter and message.startswith(error.parameter):
+        return "--" + error.parameter.replace("_", "-") + message[len(error.parameter):]
+    return message
 
 
 def fail(message: str, code: int) -> None:
@@ -713,6 +825,64 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     decks = given_options.decks if given_options.decks is not None or given_options.shoe_spec else ("inf" if name == "A" else 8)
     shoe = Options(decks, given_options.shoe_spec, given_options.remove).shoe()
     emit(render_solution(solve(game, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
+
+
+def default_db() -> str:
+    """Where sessions are kept by default: exact_odds/sessions.sqlite under the user's data folder."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "exact_odds", "sessions.sqlite")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; any but this machine's loopback needs a token.")
+@click.option("--port", type=Count(1, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--db", metavar="FILE", help="The SQLite file of the sessions (default: sessions.sqlite in the user's data folder, exact_odds/).")
+@click.option("--token", metavar="TOKEN", envvar="BACCARAT_ODDS_TOKEN",
+              help="A token every request must carry (Authorization: Bearer TOKEN, or ?token= to open the page); "
+                   "one is made and printed once when another host than loopback is given without it. Also $BACCARAT_ODDS_TOKEN.")
+def serve(host: str, port: int, db: str | None, token: str | None) -> None:
+    """Serve the shoe tracker page at / and the JSON API at /api/v1 (its schema at /docs): live
+    sessions that follow a shoe card by card with every bet's exact edge, kept in SQLite so that
+    a server stopped at any moment loses no card it answered. Needs the serve extra
+    (pip install 'exact_odds[serve]')."""
+    import ipaddress
+    import secrets
+    import socket
+    import sqlite3
+
+    try:
+        import uvicorn
+
+        from ..serve.app import create_app
+    except ImportError:
+        raise InputError("serve needs the serve extra: pip install 'exact_odds[serve]' (FastAPI and uvicorn)") from None
+    if token is not None and not token.strip():
+        raise InputError("--token is empty: give a token, or leave it out")
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    made = token is None and not loopback
+    if made:
+        token = secrets.token_urlsafe(24)
+    path = db or default_db()
+    if db is None:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        app = create_app(path, token)
+    except sqlite3.Error as error:
+        raise InputError(f"--db {path}: cannot open it as the sessions' SQLite file ({error})") from None
+    try:
+        with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
+            pass
+    except OSError as error:
+        raise InputError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+    shown_host = f"[{host}]" if ":" in host else host
+    address = f"http://{shown_host}:{port}/"
+    click.echo(f"baccarat-odds serve: {address} (API at {address}docs; sessions in {path}; Ctrl-C stops)")
+    if made:
+        click.echo(f"token (printed once): {token}  open {address}?token={token}")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def reword(command: click.Command, name: str, text: str) -> None:
@@ -786,7 +956,7 @@ def main(argv: Iterable[str] | None = None) -> None:
             click.echo(err=True)
         fail("interrupted", 130)
     except InputError as error:
-        fail(f"error: {error}", 2)
+        fail(f"error: {in_cli_terms(error)}", 2)
     except OutputLost as error:
         devnull = os.open(os.devnull, os.O_WRONLY)
         os.dup2(devnull, sys.stdout.fileno())  # so that the exit does not fail to flush again

@@ -35,44 +35,46 @@ def shown(text: object, limit: int = 40) -> str:
     return quoted if len(quoted) <= limit else quoted[: limit - 4] + "...'"
 
 
-def parse_count(text: object, what: str, minimum: int = 0, maximum: int | None = None) -> int:
-    """A whole number from ``minimum`` to ``maximum``, written with ASCII digits only."""
+def parse_count(text: object, what: str, minimum: int = 0, maximum: int | None = None, parameter: str | None = None) -> int:
+    """A whole number from ``minimum`` to ``maximum``, written with ASCII digits only (an error
+    names ``what``, and the :class:`InputError`'s ``parameter`` is ``parameter``)."""
     words = str(text).strip()
     if not re.fullmatch(r"[0-9]+", words, flags=re.ASCII):
-        raise InputError(f"{what} must be a whole number written with the digits 0-9, not {shown(text)}")
+        raise InputError(f"{what} must be a whole number written with the digits 0-9, not {shown(text)}", parameter=parameter)
     if len(words.lstrip("0")) > MAX_DIGITS:
-        raise InputError(f"{what} is too large: {shown(text)} (at most {MAX_DIGITS} digits)")
+        raise InputError(f"{what} is too large: {shown(text)} (at most {MAX_DIGITS} digits)", parameter=parameter)
     value = int(words)
     if value < minimum:
-        raise InputError(f"{what} must be at least {minimum}, not {shown(text)}")
+        raise InputError(f"{what} must be at least {minimum}, not {shown(text)}", parameter=parameter)
     if maximum is not None and value > maximum:
-        raise InputError(f"{what} must be at most {maximum:,}, not {shown(text)}")
+        raise InputError(f"{what} must be at most {maximum:,}, not {shown(text)}", parameter=parameter)
     return value
 
 
-def parse_exact(text: object, what: str, example: str = "5, 2.5 or 5/2", longest: int = MAX_NUMBER_TEXT) -> Fraction:
+def parse_exact(text: object, what: str, example: str = "5, 2.5 or 5/2", longest: int = MAX_NUMBER_TEXT,
+                parameter: str | None = None) -> Fraction:
     """An exact number of at most ``longest`` characters: an integer, a decimal or a fraction
     (``-3``, ``0.54``, ``19/20``)."""
     words = str(text).strip()
     if len(words) > longest or not EXACT.fullmatch(words):
-        raise InputError(f"{what} must be an exact number such as {example}, not {shown(text)}")
+        raise InputError(f"{what} must be an exact number such as {example}, not {shown(text)}", parameter=parameter)
     try:
         return Fraction(words)
     except ZeroDivisionError:
-        raise InputError(f"{what}: {shown(text)} divides by zero") from None
+        raise InputError(f"{what}: {shown(text)} divides by zero", parameter=parameter) from None
 
 
-def parse_percent(text: object, what: str) -> Fraction:
+def parse_percent(text: object, what: str, parameter: str | None = None) -> Fraction:
     """A percentage as an exact number, with or without a trailing ``%``."""
     words = str(text).strip()
-    return parse_exact(words[:-1] if words.endswith("%") else words, what, "5, 2.5 or 2.5%")
+    return parse_exact(words[:-1] if words.endswith("%") else words, what, "5, 2.5 or 2.5%", parameter=parameter)
 
 
-def parse_probability(text: object, what: str) -> Fraction:
+def parse_probability(text: object, what: str, parameter: str | None = None) -> Fraction:
     """An exact probability from 0 to 1 (``9/11``, ``0.25``, ``1``)."""
-    value = parse_exact(text, what, "9/11 or 0.25")
+    value = parse_exact(text, what, "9/11 or 0.25", parameter=parameter)
     if not 0 <= value <= 1:
-        raise InputError(f"{what} must be a probability from 0 to 1, not {shown(text)}")
+        raise InputError(f"{what} must be a probability from 0 to 1, not {shown(text)}", parameter=parameter)
     return value
 
 

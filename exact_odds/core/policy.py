@@ -42,7 +42,11 @@ MAX_PURE_PROFILES = 16
 
 @dataclass(frozen=True)
 class Policy:
-    """Probabilities of drawing at option points, by key (see the module docstring)."""
+    """Probabilities of drawing at option points, by key (see the module docstring).
+
+    >>> str(Policy.parse("player_on_5 = 9/11")), Policy.parse("punto_banco").base
+    ('player_on_5=9/11', 'punto_banco')
+    """
 
     entries: tuple[tuple[str, Fraction], ...] = ()
     base: str | None = None
@@ -58,19 +62,19 @@ class Policy:
             key, equals, value = (piece.strip() for piece in item.partition("="))
             if not equals:
                 if key.lower() not in BASES:
-                    raise InputError(f"--policy entry {shown(item)}: expected KEY=draw, KEY=stand, KEY=P (a probability) or {', '.join(BASES)}")
+                    raise InputError(f"policy entry {shown(item)}: expected KEY=draw, KEY=stand, KEY=P (a probability) or {', '.join(BASES)}", parameter="policy")
                 if base is not None:
-                    raise InputError(f"--policy names two bases, {base} and {key.lower()}: give one (keys override it where they name a point)")
+                    raise InputError(f"policy names two bases, {base} and {key.lower()}: give one (keys override it where they name a point)", parameter="policy")
                 base = key.lower()
                 continue
             key = key.lower()
             if not KEY.fullmatch(key):
-                raise InputError(f"--policy key {shown(key)}: expected player_on_T, player_on_A+B, banker_on_T_vs_X or "
-                                 "banker_on_A+B_vs_X (T a total, A+B two card values, X a third card 0-9 or stood)")
+                raise InputError(f"policy key {shown(key)}: expected player_on_T, player_on_A+B, banker_on_T_vs_X or "
+                                 "banker_on_A+B_vs_X (T a total, A+B two card values, X a third card 0-9 or stood)", parameter="policy")
             if key in entries:
-                raise InputError(f"--policy names {key} twice")
+                raise InputError(f"policy names {key} twice", parameter="policy")
             words = value.lower()
-            entries[key] = Fraction(1) if words == "draw" else Fraction(0) if words == "stand" else parse_probability(value, f"--policy {key}")
+            entries[key] = Fraction(1) if words == "draw" else Fraction(0) if words == "stand" else parse_probability(value, f"policy {key}", parameter="policy")
         return cls(tuple(entries.items()), base)
 
     def __str__(self) -> str:
@@ -117,19 +121,19 @@ def _named_points(rules: DrawRules, entries: tuple[tuple[str, Fraction], ...]) -
         spelled = _key_point(key)
         sees = rules.player_sees if spelled.side == "player" else rules.banker_sees
         if spelled.cards is not None and sees == "total":
-            raise InputError(f"--policy {key}: under {rules.name} the {spelled.side} sees only his total "
-                             f"(say {OptionPoint(spelled.side, spelled.total, None, spelled.third).name})")
+            raise InputError(f"policy {key}: under {rules.name} the {spelled.side} sees only his total "
+                             f"(say {OptionPoint(spelled.side, spelled.total, None, spelled.third).name})", parameter="policy")
         covered = [point for point in points if _covers(spelled, point)]
         if not covered:
             mark = rules.mark(spelled.side, spelled.total, spelled.third)
             fixed = {DRAW: "always draws", STAND: "always stands"}.get(mark, "never decides (a natural)")
-            raise InputError(f"--policy {key}: not a choice under {rules.name} (there the {spelled.side} {fixed})")
+            raise InputError(f"policy {key}: not a choice under {rules.name} (there the {spelled.side} {fixed})", parameter="policy")
         for point in covered:
             if point in named:
                 other = named[point][0]
                 if other == key:
-                    raise InputError(f"--policy names {key} twice")
-                raise InputError(f"--policy {other} and {key} both name {point.name}: give one choice for each option point")
+                    raise InputError(f"policy names {key} twice", parameter="policy")
+                raise InputError(f"policy {other} and {key} both name {point.name}: give one choice for each option point", parameter="policy")
             named[point] = (key, probability)
     return named
 
@@ -139,8 +143,8 @@ def choices(rules: DrawRules, policy: Policy) -> dict[OptionPoint, Fraction]:
     of :meth:`~exact_odds.core.rules.DrawRules.option_points`: the entry naming it (one at most, see
     :func:`_named_points`), else the base; a point left open is an error."""
     if policy.base == "optimal":
-        raise InputError(f"--policy optimal is the solution of chemin de fer on one shoe: solve it with exact_odds.games.chemin.with_optimal(rules, policy, shoe) "
-                         f"(the commands on one shoe do), not here for {rules.name}")
+        raise InputError(f"policy optimal is the solution of chemin de fer on one shoe: solve it with exact_odds.games.chemin.with_optimal(rules, policy, shoe) "
+                         f"(the commands on one shoe do), not here for {rules.name}", parameter="policy")
     points = rules.option_points()
     named = _named_points(rules, policy.entries)
     chosen: dict[OptionPoint, Fraction] = {}
@@ -150,12 +154,12 @@ def choices(rules: DrawRules, policy: Policy) -> dict[OptionPoint, Fraction]:
         elif policy.base == "punto_banco":
             mark = PUNTO_BANCO.mark(point.side, point.total, point.third)
             if mark not in (DRAW, STAND):
-                raise InputError(f"--policy punto_banco: Punto Banco has no decision at {point.name} (a natural there)")
+                raise InputError(f"policy punto_banco: Punto Banco has no decision at {point.name} (a natural there)", parameter="policy")
             chosen[point] = Fraction(int(mark == DRAW))
     open_points = [point.name for point in points if point not in chosen]
     if open_points:
         listed = ", ".join(open_points[:3]) + (f" and {len(open_points) - 3} more" if len(open_points) > 3 else "")
-        raise InputError(f"{rules.name} leaves a choice open at {listed}: give --policy {open_points[0]}=draw, =stand or =P (a probability such as 9/11)")
+        raise InputError(f"{rules.name} leaves a choice open at {listed}: give a policy, e.g. {open_points[0]}=draw, =stand or =P (a probability such as 9/11)")
     return chosen
 
 
@@ -201,7 +205,13 @@ class Decisions:
 
 @lru_cache(maxsize=64)
 def resolve(rules: DrawRules, policy: Policy = Policy()) -> Decisions:
-    """The decision weights of ``rules`` under ``policy`` (see :func:`choices`)."""
+    """The decision weights of ``rules`` under ``policy`` (see :func:`choices`).
+
+    >>> from exact_odds.core.rules import BACCARAT_GOLD
+    >>> decisions = resolve(BACCARAT_GOLD, Policy.parse("player_on_5=9/11"))
+    >>> decisions.scale, decisions.player_weight(1, 4)  # the player on 1+4 draws 9 times in 11
+    (11, 9)
+    """
     chosen = choices(rules, policy)
     scale = lcm(*(probability.denominator for probability in chosen.values())) if chosen else 1
 
@@ -220,8 +230,7 @@ def resolve(rules: DrawRules, policy: Policy = Policy()) -> Decisions:
 
 
 def decisions_of(rules: DrawRules | Decisions, policy: Policy | str | None = None) -> Decisions:
-    """A rule set with its choices fixed by ``policy`` (a :class:`Policy`, or text as ``--policy``
-    takes), or decisions already resolved."""
+    """A rule set with its choices fixed by ``policy`` (a :class:`Policy`, or its text), or decisions already resolved."""
     if isinstance(rules, Decisions):
         if policy:
             raise InputError("give the policy either inside the decisions or as policy=, not both")
@@ -235,5 +244,5 @@ def pure_policies(rules: DrawRules) -> list[Policy]:
     """Every pure policy of a rule set with a few option points (each point: draw or stand)."""
     points = rules.option_points()
     if 2 ** len(points) > MAX_PURE_PROFILES:
-        raise InputError(f"{rules.name} has {len(points)} option points ({2 ** len(points):,} pure policies): give --policy")
+        raise InputError(f"{rules.name} has {len(points)} option points ({2 ** len(points):,} pure policies): give a policy")
     return [Policy(tuple((point.name, Fraction(draw)) for point, draw in zip(points, draws))) for draws in product((1, 0), repeat=len(points))]

@@ -60,7 +60,11 @@ class OptionPoint:
 @dataclass(frozen=True)
 class DrawRules:
     """A rule set (see the module docstring). Tables are by two-card total 0-9; the banker's tableau
-    by banker total (rows) and the player's third-card value (columns), read when the player drew."""
+    by banker total (rows) and the player's third-card value (columns), read when the player drew.
+
+    >>> PUNTO_BANCO.player  # D draws, S stands, - a natural
+    ('D', 'D', 'D', 'D', 'D', 'D', 'S', 'S', '-', '-')
+    """
 
     name: str
     naturals: frozenset[int]
@@ -202,7 +206,11 @@ PUNTO_BANCO = DrawRules(
     banker_when_player_stood=tuple("DDDDDDSS--"),
     banker_tableau=_tableau(PUNTO_BANCO_TABLEAU),
 )
-"""The fixed rules of Punto Banco (and of mini and midi baccarat, EZ Baccarat, Super 6)."""
+"""The fixed rules of Punto Banco (and of mini and midi baccarat, EZ Baccarat, Super 6).
+
+>>> PUNTO_BANCO.mark("banker", 3, 8), PUNTO_BANCO.mark("banker", 6, 7)  # the tableau: 3 stands on an 8, 6 draws on a 7
+('S', 'D')
+"""
 
 BACCARAT_GOLD = DrawRules(
     name="Baccarat Gold",
@@ -217,7 +225,11 @@ BACCARAT_GOLD = DrawRules(
 )
 """Baccarat Gold (Los Angeles and Bay Area card rooms; Wizard of Odds, "Baccarat Gold"): the player
 may draw or stand on 5; when the player draws, the banker draws on 0-3, on 4-5 only against a
-player third card of 3-7, never on 6-7; otherwise as Punto Banco; tie pays 9 to 1."""
+player third card of 3-7, never on 6-7; otherwise as Punto Banco; tie pays 9 to 1.
+
+>>> [point.name for point in BACCARAT_GOLD.option_points()], BACCARAT_GOLD.tie_pays
+(['player_on_5'], Fraction(9, 1))
+"""
 
 def chemin_de_fer(name: str, player_sees: str, banker_sees: str) -> DrawRules:
     """Chemin de fer as a game: the player may draw or stand on 5 (draws on 0-4, stands on 6-7), and
@@ -249,6 +261,11 @@ PRESETS = {
     "chemin_de_fer_b2": CHEMIN_DE_FER_B2,
     "chemin_de_fer_b3": CHEMIN_DE_FER_B3,
 }
+"""The rule sets by name, as ``rules=`` and ``--rules`` take them.
+
+>>> list(PRESETS)
+['punto_banco', 'baccarat_gold', 'chemin_de_fer_a', 'chemin_de_fer_b2', 'chemin_de_fer_b3']
+"""
 
 
 def rules_toml(rules: DrawRules) -> str:
@@ -282,7 +299,11 @@ RULES_FIELDS = ("name", "naturals", "commission", "tie_pays", "player_sees", "ba
 
 
 def load_rules(text: str, origin: str) -> DrawRules:
-    """A rule set from the text of a TOML rules file; errors name the field."""
+    """A rule set from the text of a TOML rules file (``origin`` names it in errors, which name the field).
+
+    >>> load_rules(rules_toml(BACCARAT_GOLD), "gold.toml") == BACCARAT_GOLD
+    True
+    """
     try:
         data = parse_toml(text)
     except ValueError as error:  # tomllib.TOMLDecodeError
@@ -351,16 +372,16 @@ def as_rules(rules: "DrawRules | str") -> DrawRules:
     if isinstance(rules, DrawRules):
         return rules
     if isinstance(rules, str):
-        return rules_named(rules, "rules")
+        return rules_named(rules)
     raise InputError(f"rules are a DrawRules, a preset name ({', '.join(PRESETS)}) or a rules file's path, not {shown(rules)}")
 
 
-def rules_named(spec: str, option: str = "--rules") -> DrawRules:
+def rules_named(spec: str) -> DrawRules:
     """A preset by name, or the rules of a TOML file."""
     if spec in PRESETS:
         return PRESETS[spec]
     if not os.path.isfile(spec):
-        raise InputError(f"{option} {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file")
+        raise InputError(f"rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file", parameter="rules")
     try:
         with open(spec, encoding="utf-8") as rules_file:
             text = rules_file.read()

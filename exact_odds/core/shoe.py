@@ -87,6 +87,10 @@ class Shoe:
 
     ``rank_counts`` has 13 entries in the order of :data:`~exact_odds.core.cards.RANKS`;
     ``card_counts`` has 52 (rank-major: index ``rank * 4 + suit``) or is ``None`` when suits are unknown.
+
+    >>> shoe = Shoe.decks(8).remove("5h K 9d")
+    >>> shoe.size, shoe.rank_counts[4]  # 8 x 52 cards less three; 8 x 4 fives less one
+    (413, 31)
     """
 
     rank_counts: tuple[int, ...]
@@ -186,10 +190,10 @@ class Shoe:
         >>> Shoe.parse("A=4,9h=2").class_counts([card % 4 for card in range(52)])
         Traceback (most recent call last):
         ...
-        exact_odds.errors.InputError: custom shoe A=4,9h=2 is given by rank only; bets on suits or colours need per-card counts (e.g. --shoe 9h=7,...)
+        exact_odds.errors.InputError: custom shoe A=4,9h=2 is given by rank only; bets on suits or colours need per-card counts (e.g. 9h=7,...)
         """
         counts = self.rank_counts if self.card_counts is None or keeps_ranks(labels) else self.card_counts
-        return class_counts(counts, labels, 0, f"{self.description} is given", "e.g. --shoe 9h=7,...")
+        return class_counts(counts, labels, 0, f"{self.description} is given", "e.g. 9h=7,...")
 
     def remove(self, cards: "str | Card | Iterable[str | Card]") -> "Shoe":
         """The shoe less ``cards``: card text (``"5h K 9d"``), a :class:`~exact_odds.core.cards.Card`, or
@@ -280,7 +284,7 @@ def shoe_of_decks(decks: int | str) -> Shoe:
 def shoe_from_options(decks: int | str | None, shoe_spec: str | None, remove: str | None) -> Shoe:
     """The shoe named by the CLI options ``--decks`` (a number, or ``inf``), ``--shoe`` and ``--remove``."""
     if decks is not None and shoe_spec is not None:
-        raise InputError("give either --decks or --shoe, not both")
+        raise InputError("give either a number of decks or a composition of the shoe, not both")
     shoe = Shoe.parse(shoe_spec) if shoe_spec is not None else shoe_of_decks(8 if decks is None else decks)
     if remove:
         shoe = shoe.remove(parse_cards(remove))

@@ -1,6 +1,7 @@
 /* The weighing kernel of exact_odds (see exact_odds/engine/kernel.py for what it computes).
  *
- * weigh(factors, entry_start, entry_target, entry_weight, vectors, out, mode)
+ * weigh(factors, entry_start, entry_target, entry_weight, vectors, out, mode[, out_low])
+ *   A few shoes, one at a time.
  *   factors       int64 (M, F)   indices into a shoe's factor vector, per multiset
  *   entry_start   int64 (M + 1)  entries of multiset m are entry_start[m] .. entry_start[m + 1] - 1
  *   entry_target  int64 (E)      the target (row or event) of each entry
@@ -10,14 +11,41 @@
  *                                mode 1: int64 sums, exact while every count < 2^63;
  *                                mode 2: out is int64 high words, out_low uint64 low words of
  *                                        128-bit sums, exact while every count < 2^127.
+ *
+ * weigh_blocks(node_parent, node_factor, chunk_nodes, chunk_runs, run_target, run_end, entry_node,
+ *              entry_weight, known, source, offset, pay_start, pay_target, pay_value, out, targets,
+ *              mode, variant)
+ *   Many shoes, BLOCK at a time, one shoe per SIMD lane: mode 0 (float64) or 1 (int64).
+ *   The multisets are taken in chunks; within a chunk each distinct prefix of a multiset's factors
+ *   is a node, the product of its parent node and one factor (node 0 is 1):
+ *   node_parent    int32 (N)     each node's parent, numbered within its chunk
+ *   node_factor    int32 (N)     its last factor, an index into the block's factor table
+ *   chunk_nodes    int64 (C + 1) nodes of chunk c: chunk_nodes[c] .. chunk_nodes[c + 1] - 1 (slots 1, 2, ...)
+ *   chunk_runs     int64 (C + 1) runs of chunk c: chunk_runs[c] .. chunk_runs[c + 1] - 1
+ *   run_target     int32 (R)     the target of each run (a chunk's entries of one target)
+ *   run_end        int64 (R)     entries of run r: run_end[r - 1] (0 for the first) .. run_end[r] - 1
+ *   entry_node     int32 (E)     the node (slot in its chunk) of an entry's multiset
+ *   entry_weight   (E)           its weighted orderings: float64 in mode 0, int64 in mode 1
+ *   known          int64 (S, K)  per shoe, the counts its factors are read from
+ *   source, offset int64 (P)     factor p of a shoe is known[source[p]] - offset[p]
+ *   pay_start      int64 (B + 1) empty: out holds the counts (S, targets), float64 in mode 0;
+ *                                else out (S, B) int64 holds, for each column b, the sum over
+ *                                pay_start[b] .. pay_start[b + 1] - 1 of pay_value times the count
+ *                                of pay_target (target number `targets`: the sum of all counts),
+ *                                added modulo 2^64 (the caller ensures that the result fits)
+ *   variant        int           -1: the best this CPU runs; else 0 generic, 1 avx2, 2 avx512
+ *   Within a block, a chunk's nodes are computed, then each run adds its entries into one target's
+ *   sums held in registers (two sets, so that twice as many additions are in flight): the block's
+ *   factor table, the chunk's nodes and the sums stay in the core's caches, and every operation
+ *   runs on a block's lanes at once. The generic copy uses 16-byte vectors (SSE2 on x86-64), the
+ *   others AVX2 and AVX-512 ones, chosen at run time.
+ *
  * The caller chooses the mode from a bound on every product and sum (a multiset's factors multiply
  * to at most N^6, every partial sum is at most the shoe's weighted total, all terms being
- * non-negative), so each mode is exact where it is used.
- *
- * Shoes are taken in blocks: within a block the loops run across shoes, which compilers
- * vectorise; a multiset's weight is computed once per block and added into each of its targets.
- * Multisets come sorted by their factor indices, so each weight reuses the product of the factors
- * it shares with the previous one.
+ * non-negative), so each mode is exact where it is used. The indices (factors below the factor
+ * table's width, targets below the columns, nodes within their chunk, runs and chunks in order)
+ * are made and checked by exact_odds.engine.kernel once per set of entries; this module is
+ * private to it.
  */
 #define PY_SSIZE_T_CLEAN
 #include <Python.h>
@@ -25,14 +53,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define SMALL 16
-
-/* Where the compiler can, one copy of the blocked loops for AVX2 machines, chosen at run time. */
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-#define VECTORISED __attribute__((target_clones("avx2", "default")))
-#else
-#define VECTORISED
+#if (defined(__GNUC__) || defined(__clang__)) && defined(__x86_64__)
+#define X86_VARIANTS 1
+#define AVX512 __attribute__((target("avx512f,avx512dq")))
+#define AVX2 __attribute__((target("avx2,fma")))
 #endif
+
+#define BLOCK 32 /* shoes per block: 4 AVX-512 registers, 8 AVX2 ones, 16 SSE2 ones */
 
 typedef struct {
     Py_buffer view;
@@ -55,49 +82,6 @@ static void release(Array *array) {
     array->held = 0;
 }
 
-/* Many shoes: blocks of BLOCK shoes, loops across the shoes of a block (vectorised). */
-#define BLOCKED(NAME, TYPE, BLOCK)                                                                                 \
-    VECTORISED static int NAME(const int64_t *factor, Py_ssize_t multisets, Py_ssize_t width, const int64_t *start,       \
-                    const int64_t *target, const int64_t *weight, const int64_t *vector, Py_ssize_t shoes,     \
-                    Py_ssize_t size, TYPE *result, Py_ssize_t columns) {                                        \
-        TYPE *table = calloc((size_t)size * BLOCK, sizeof(TYPE)), *sums = calloc((size_t)columns * BLOCK, sizeof(TYPE)); \
-        TYPE *prefix = malloc(sizeof(TYPE) * (width + 1) * BLOCK);                                            \
-        if (!table || !sums || !prefix) { free(table); free(sums); free(prefix); return 1; }                   \
-        for (Py_ssize_t s = 0; s < BLOCK; s++) prefix[s] = 1;                                                 \
-        for (Py_ssize_t first = 0; first < shoes; first += BLOCK) {                                           \
-            Py_ssize_t count = shoes - first < BLOCK ? shoes - first : BLOCK;                                 \
-            if (count < BLOCK) memset(table, 0, sizeof(TYPE) * size * BLOCK);                                 \
-            for (Py_ssize_t s = 0; s < count; s++)                                                            \
-                for (Py_ssize_t p = 0; p < size; p++) table[p * BLOCK + s] = (TYPE)vector[(first + s) * size + p]; \
-            memset(sums, 0, sizeof(TYPE) * columns * BLOCK);                                                  \
-            const int64_t *previous = NULL;                                                                   \
-            for (Py_ssize_t m = 0; m < multisets; m++) {                                                      \
-                if (start[m] == start[m + 1]) continue;                                                       \
-                const int64_t *f = factor + m * width;                                                        \
-                Py_ssize_t shared = 0; /* multisets come sorted by their factors: reuse the common prefix */  \
-                if (previous)                                                                                 \
-                    while (shared < width && f[shared] == previous[shared]) shared++;                         \
-                for (Py_ssize_t k = shared; k < width; k++) {                                                 \
-                    const TYPE *column = table + f[k] * BLOCK, *below = prefix + k * BLOCK;                   \
-                    TYPE *above = prefix + (k + 1) * BLOCK;                                                   \
-                    for (Py_ssize_t s = 0; s < BLOCK; s++) above[s] = below[s] * column[s];                   \
-                }                                                                                             \
-                previous = f;                                                                                 \
-                const TYPE *w = prefix + width * BLOCK;                                                       \
-                for (int64_t e = start[m]; e < start[m + 1]; e++) {                                           \
-                    TYPE c = (TYPE)weight[e], *sum = sums + target[e] * BLOCK;                                \
-                    for (Py_ssize_t s = 0; s < BLOCK; s++) sum[s] += c * w[s];                                \
-                }                                                                                             \
-            }                                                                                                 \
-            for (Py_ssize_t s = 0; s < count; s++)                                                            \
-                for (Py_ssize_t t = 0; t < columns; t++) result[(first + s) * columns + t] = sums[t * BLOCK + s]; \
-        }                                                                                                     \
-        free(table);                                                                                          \
-        free(sums);                                                                                           \
-        free(prefix);                                                                                         \
-        return 0;                                                                                             \
-    }
-
 /* A few shoes: one at a time, each multiset's weight once, then its entries. */
 #define SINGLE(NAME, TYPE)                                                                                    \
     static int NAME(const int64_t *factor, Py_ssize_t multisets, Py_ssize_t width, const int64_t *start,       \
@@ -118,12 +102,6 @@ static void release(Array *array) {
         return 0;                                                                                             \
     }
 
-/* Blocks of 64 shoes; of 32 in float64 when there are many targets, so that a block's sums (targets x
-   shoes x 8 bytes) stay within 128 KiB, in the core's cache. */
-BLOCKED(blocked_double, double, 64)
-BLOCKED(blocked_double_narrow, double, 32)
-BLOCKED(blocked_int64, int64_t, 64)
-#define NARROW_ABOVE 256
 SINGLE(single_double, double)
 SINGLE(single_int64, int64_t)
 
@@ -153,6 +131,138 @@ static int single_int128(const int64_t *factor, Py_ssize_t multisets, Py_ssize_t
     return 0;
 }
 
+typedef struct {
+    const int32_t *node_parent, *node_factor;
+    const int64_t *chunk_nodes, *chunk_runs;
+    Py_ssize_t chunks, largest_chunk;
+    const int32_t *run_target;
+    const int64_t *run_end;
+    const int32_t *entry_node;
+    const void *entry_weight;
+    const int64_t *known;
+    Py_ssize_t known_width;
+    const int64_t *source, *offset;
+    Py_ssize_t factors, shoes, columns;
+    const int64_t *pay_start, *pay_value;
+    const int32_t *pay_target;
+    Py_ssize_t paid;
+    void *out;
+} Job;
+
+static void *aligned(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 * 64); }
+
+/* The blocked loops for one vector type: TYPE lanes, LANES per vector, BLOCK / LANES vectors a block.
+   A run's entries go alternately into two sets of sums, so that twice as many additions are in flight. */
+#define BLOCKED(NAME, ATTRIBUTES, TYPE, VECTOR, WHOLE, LANES)                                                  \
+    ATTRIBUTES static int NAME(const Job *job) {                                                               \
+        enum { V = BLOCK / LANES };                                                                            \
+        const Py_ssize_t columns = job->columns;                                                               \
+        VECTOR *table = aligned(sizeof(VECTOR) * V * (job->factors + 1));                                      \
+        VECTOR *nodes = aligned(sizeof(VECTOR) * V * (job->largest_chunk + 1));                                \
+        VECTOR *sums = aligned(sizeof(VECTOR) * V * (columns + 1));                                            \
+        WHOLE *whole = aligned(sizeof(WHOLE) * V * (columns + 1));                                             \
+        for (int v = 0; v < V; v++) sums[columns * V + v] = (VECTOR){0};                                       \
+        const TYPE *entry_weight = job->entry_weight;                                                          \
+        if (!table || !nodes || !sums || !whole) { free(table); free(nodes); free(sums); free(whole); return 1; } \
+        for (int v = 0; v < V; v++) nodes[v] = (VECTOR){0} + 1;                                                \
+        for (Py_ssize_t first = 0; first < job->shoes; first += BLOCK) {                                       \
+            Py_ssize_t count = job->shoes - first < BLOCK ? job->shoes - first : BLOCK;                        \
+            TYPE *flat = (TYPE *)table;                                                                        \
+            for (Py_ssize_t p = 0; p < job->factors; p++) {                                                    \
+                const int64_t *known = job->known + first * job->known_width + job->source[p];                \
+                for (Py_ssize_t s = 0; s < BLOCK; s++)                                                         \
+                    flat[p * BLOCK + s] = s < count ? (TYPE)(known[s * job->known_width] - job->offset[p]) : 0; \
+            }                                                                                                  \
+            memset(sums, 0, sizeof(VECTOR) * V * columns);                                                     \
+            for (Py_ssize_t c = 0; c < job->chunks; c++) {                                                     \
+                VECTOR *node = nodes + V;                                                                      \
+                for (int64_t j = job->chunk_nodes[c]; j < job->chunk_nodes[c + 1]; j++, node += V) {           \
+                    const VECTOR *parent = nodes + (Py_ssize_t)job->node_parent[j] * V;                        \
+                    const VECTOR *column = table + (Py_ssize_t)job->node_factor[j] * V;                        \
+                    for (int v = 0; v < V; v++) node[v] = parent[v] * column[v];                               \
+                }                                                                                              \
+                for (int64_t r = job->chunk_runs[c]; r < job->chunk_runs[c + 1]; r++) {                        \
+                    VECTOR *sum = sums + (Py_ssize_t)job->run_target[r] * V, even[V], odd[V];                  \
+                    for (int v = 0; v < V; v++) even[v] = sum[v], odd[v] = (VECTOR){0};                        \
+                    int64_t e = r ? job->run_end[r - 1] : 0;                                                   \
+                    for (; e + 1 < job->run_end[r]; e += 2) {                                                  \
+                        const VECTOR *one = nodes + (Py_ssize_t)job->entry_node[e] * V;                        \
+                        const VECTOR *two = nodes + (Py_ssize_t)job->entry_node[e + 1] * V;                    \
+                        const TYPE first_times = entry_weight[e], second_times = entry_weight[e + 1];          \
+                        for (int v = 0; v < V; v++) even[v] += one[v] * first_times, odd[v] += two[v] * second_times; \
+                    }                                                                                          \
+                    if (e < job->run_end[r]) {                                                                 \
+                        const VECTOR *one = nodes + (Py_ssize_t)job->entry_node[e] * V;                        \
+                        const TYPE times = entry_weight[e];                                                    \
+                        for (int v = 0; v < V; v++) even[v] += one[v] * times;                                 \
+                    }                                                                                          \
+                    for (int v = 0; v < V; v++) sum[v] = even[v] + odd[v];                                     \
+                }                                                                                              \
+            }                                                                                                  \
+            if (!job->pay_start) {                                                                             \
+                const TYPE *flat_sums = (const TYPE *)sums;                                                    \
+                TYPE *out = job->out;                                                                          \
+                for (Py_ssize_t s = 0; s < count; s++)                                                         \
+                    for (Py_ssize_t t = 0; t < columns; t++) out[(first + s) * columns + t] = flat_sums[t * BLOCK + s]; \
+                continue;                                                                                      \
+            }                                                                                                  \
+            for (int v = 0; v < V; v++) whole[columns * V + v] = (WHOLE){0};                                   \
+            for (Py_ssize_t t = 0; t < columns; t++)                                                           \
+                for (int v = 0; v < V; v++) {                                                                  \
+                    whole[t * V + v] = __builtin_convertvector(sums[t * V + v], WHOLE);                        \
+                    whole[columns * V + v] += whole[t * V + v];                                                \
+                }                                                                                              \
+            int64_t *out = job->out;                                                                           \
+            for (Py_ssize_t b = 0; b < job->paid; b++) {                                                       \
+                WHOLE total[V];                                                                                \
+                for (int v = 0; v < V; v++) total[v] = (WHOLE){0};                                             \
+                for (int64_t k = job->pay_start[b]; k < job->pay_start[b + 1]; k++) {                          \
+                    const uint64_t pay = (uint64_t)job->pay_value[k];                                          \
+                    const WHOLE *count = whole + (Py_ssize_t)job->pay_target[k] * V;                           \
+                    for (int v = 0; v < V; v++) total[v] += count[v] * pay;                                    \
+                }                                                                                              \
+                const uint64_t *flat_total = (const uint64_t *)total;                                          \
+                for (Py_ssize_t s = 0; s < count; s++) out[(first + s) * job->paid + b] = (int64_t)flat_total[s]; \
+            }                                                                                                  \
+        }                                                                                                      \
+        free(table);                                                                                           \
+        free(nodes);                                                                                           \
+        free(sums);                                                                                            \
+        free(whole);                                                                                           \
+        return 0;                                                                                              \
+    }
+
+typedef double double2 __attribute__((vector_size(16)));
+typedef int64_t int2 __attribute__((vector_size(16)));
+typedef uint64_t unsigned2 __attribute__((vector_size(16)));
+BLOCKED(generic_double, , double, double2, unsigned2, 2)
+BLOCKED(generic_int64, , int64_t, int2, unsigned2, 2)
+#ifdef X86_VARIANTS
+typedef double double4 __attribute__((vector_size(32)));
+typedef int64_t int4 __attribute__((vector_size(32)));
+typedef uint64_t unsigned4 __attribute__((vector_size(32)));
+typedef double double8 __attribute__((vector_size(64)));
+typedef int64_t int8 __attribute__((vector_size(64)));
+typedef uint64_t unsigned8 __attribute__((vector_size(64)));
+BLOCKED(avx2_double, AVX2, double, double4, unsigned4, 4)
+BLOCKED(avx2_int64, AVX2, int64_t, int4, unsigned4, 4)
+BLOCKED(avx512_double, AVX512, double, double8, unsigned8, 8)
+BLOCKED(avx512_int64, AVX512, int64_t, int8, unsigned8, 8)
+#endif
+
+enum { GENERIC, WITH_AVX2, WITH_AVX512 };
+static const char *VARIANTS[] = {"generic", "avx2", "avx512"};
+
+/* The best copy of the blocked loops this CPU runs. */
+static int best_variant(void) {
+#ifdef X86_VARIANTS
+    __builtin_cpu_init();
+    if (__builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512dq")) return WITH_AVX512;
+    if (__builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma")) return WITH_AVX2;
+#endif
+    return GENERIC;
+}
+
 static PyObject *weigh(PyObject *self, PyObject *args) {
     PyObject *objects[7];
     PyObject *low_object = NULL;
@@ -170,23 +280,16 @@ static PyObject *weigh(PyObject *self, PyObject *args) {
     }
     Py_ssize_t multisets = factors.view.shape[0], width = factors.view.shape[1];
     Py_ssize_t shoes = vectors.view.shape[0], size = vectors.view.shape[1], columns = out.view.shape[1];
-    if (starts.view.shape[0] != multisets + 1 || out.view.shape[0] != shoes || weights.view.shape[0] != targets.view.shape[0]) {
+    if (starts.view.shape[0] != multisets + 1 || out.view.shape[0] != shoes || weights.view.shape[0] != targets.view.shape[0] ||
+        (mode == 2 && (low.view.shape[0] != shoes || low.view.shape[1] != columns))) {
         PyErr_SetString(PyExc_ValueError, "kernel: the arrays do not agree in size");
         goto done;
     }
     const int64_t *factor = factors.view.buf, *start = starts.view.buf, *target = targets.view.buf, *weight = weights.view.buf;
     const int64_t *vector = vectors.view.buf;
-    /* The indices themselves (factors below the vector's width, targets below the columns, starts in
-       order) are checked by exact_odds.engine.kernel once per set of entries: a pass over them here would
-       cost as much as the weighing of one shoe. This module is private to it. */
-
     int failed = 0;
     Py_BEGIN_ALLOW_THREADS
-    if (mode == 0 && shoes >= SMALL && columns > NARROW_ABOVE)
-        failed = blocked_double_narrow(factor, multisets, width, start, target, weight, vector, shoes, size, out.view.buf, columns);
-    else if (mode == 0 && shoes >= SMALL) failed = blocked_double(factor, multisets, width, start, target, weight, vector, shoes, size, out.view.buf, columns);
-    else if (mode == 0) failed = single_double(factor, multisets, width, start, target, weight, vector, shoes, size, out.view.buf, columns);
-    else if (mode == 1 && shoes >= SMALL) failed = blocked_int64(factor, multisets, width, start, target, weight, vector, shoes, size, out.view.buf, columns);
+    if (mode == 0) failed = single_double(factor, multisets, width, start, target, weight, vector, shoes, size, out.view.buf, columns);
     else if (mode == 1) failed = single_int64(factor, multisets, width, start, target, weight, vector, shoes, size, out.view.buf, columns);
     else failed = single_int128(factor, multisets, width, start, target, weight, vector, shoes, size, out.view.buf, low.view.buf, columns);
     Py_END_ALLOW_THREADS
@@ -201,19 +304,93 @@ done:
     return result;
 }
 
-/* The copy of the blocked loops this machine runs: "avx2" where the build carries one and the CPU has
-   AVX2, else "generic". */
-static PyObject *instruction_set(PyObject *self, PyObject *unused) {
-#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__)
-    __builtin_cpu_init();
-    if (__builtin_cpu_supports("avx2")) return PyUnicode_FromString("avx2");
+static PyObject *weigh_blocks(PyObject *self, PyObject *args) {
+    enum { COUNT = 15 };
+    PyObject *objects[COUNT];
+    int mode, variant;
+    Py_ssize_t columns;
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOnii", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4], &objects[5], &objects[6],
+                          &objects[7], &objects[8], &objects[9], &objects[10], &objects[11], &objects[12], &objects[13], &objects[14], &columns, &mode, &variant))
+        return NULL;
+    Array arrays[COUNT];
+    memset(arrays, 0, sizeof arrays);
+    static const Py_ssize_t sizes[COUNT] = {4, 4, 8, 8, 4, 8, 4, 8, 8, 8, 8, 8, 4, 8, 8};
+    static const int dims[COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 2};
+    PyObject *result = NULL;
+    for (int index = 0; index < COUNT; index++)
+        if (get(objects[index], &arrays[index], index == COUNT - 1, sizes[index], dims[index])) goto done;
+    if (mode != 0 && mode != 1) {
+        PyErr_SetString(PyExc_ValueError, "kernel: blocks are weighed in mode 0 or 1");
+        goto done;
+    }
+    int best = best_variant();
+    if (variant < 0) variant = best;
+    if (variant > best) {
+        PyErr_Format(PyExc_ValueError, "kernel: this CPU does not run the %s loops", variant <= WITH_AVX512 ? VARIANTS[variant] : "requested");
+        goto done;
+    }
+    Job job = {
+        .node_parent = arrays[0].view.buf, .node_factor = arrays[1].view.buf,
+        .chunk_nodes = arrays[2].view.buf, .chunk_runs = arrays[3].view.buf, .chunks = arrays[2].view.shape[0] - 1,
+        .run_target = arrays[4].view.buf, .run_end = arrays[5].view.buf, .entry_node = arrays[6].view.buf,
+        .entry_weight = arrays[7].view.buf, .known = arrays[8].view.buf, .known_width = arrays[8].view.shape[1],
+        .source = arrays[9].view.buf, .offset = arrays[10].view.buf, .factors = arrays[9].view.shape[0],
+        .shoes = arrays[8].view.shape[0], .columns = columns, .out = arrays[14].view.buf,
+    };
+    Py_ssize_t paid = arrays[11].view.shape[0] - 1;
+    if (paid >= 0) job.pay_start = arrays[11].view.buf, job.pay_target = arrays[12].view.buf, job.pay_value = arrays[13].view.buf, job.paid = paid;
+    if (job.chunks < 0 || arrays[1].view.shape[0] != arrays[0].view.shape[0] || arrays[3].view.shape[0] != job.chunks + 1 ||
+        arrays[5].view.shape[0] != arrays[4].view.shape[0] || arrays[7].view.shape[0] != arrays[6].view.shape[0] ||
+        arrays[10].view.shape[0] != job.factors || arrays[14].view.shape[0] != job.shoes ||
+        arrays[12].view.shape[0] != arrays[13].view.shape[0] || arrays[14].view.shape[1] != (paid >= 0 ? paid : columns)) {
+        PyErr_SetString(PyExc_ValueError, "kernel: the arrays do not agree in size");
+        goto done;
+    }
+    for (Py_ssize_t c = 0; c < job.chunks; c++)
+        if (job.chunk_nodes[c + 1] - job.chunk_nodes[c] > job.largest_chunk) job.largest_chunk = job.chunk_nodes[c + 1] - job.chunk_nodes[c];
+    int failed = 0;
+    Py_BEGIN_ALLOW_THREADS
+#ifdef X86_VARIANTS
+    if (variant == WITH_AVX512) failed = mode == 0 ? avx512_double(&job) : avx512_int64(&job);
+    else if (variant == WITH_AVX2) failed = mode == 0 ? avx2_double(&job) : avx2_int64(&job);
+    else
 #endif
-    return PyUnicode_FromString("generic");
+        failed = mode == 0 ? generic_double(&job) : generic_int64(&job);
+    Py_END_ALLOW_THREADS
+    if (failed) {
+        PyErr_NoMemory();
+        goto done;
+    }
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    for (int index = 0; index < COUNT; index++) release(&arrays[index]);
+    return result;
 }
+
+/* The copies of the blocked loops this CPU runs, best first ("avx512", "avx2", "generic"). */
+static PyObject *variants(PyObject *self, PyObject *unused) {
+    int best = best_variant();
+    PyObject *names = PyTuple_New(best + 1);
+    if (!names) return NULL;
+    for (int variant = best; variant >= 0; variant--) {
+        PyObject *name = PyUnicode_FromString(VARIANTS[variant]);
+        if (!name) { Py_DECREF(names); return NULL; }
+        PyTuple_SET_ITEM(names, best - variant, name);
+    }
+    return names;
+}
+
+/* The copy of the blocked loops this CPU runs unless told otherwise. */
+static PyObject *instruction_set(PyObject *self, PyObject *unused) { return PyUnicode_FromString(VARIANTS[best_variant()]); }
 
 static PyMethodDef methods[] = {
     {"weigh", weigh, METH_VARARGS, "weigh(factors, entry_start, entry_target, entry_weight, vectors, out, mode[, out_low])"},
-    {"instruction_set", instruction_set, METH_NOARGS, "instruction_set(): the copy of the loops this CPU runs (avx2 or generic)"},
+    {"weigh_blocks", weigh_blocks, METH_VARARGS,
+     "weigh_blocks(node_parent, node_factor, chunk_nodes, chunk_runs, run_target, run_end, entry_node, entry_weight, known, source, offset, "
+     "pay_start, pay_target, pay_value, out, targets, mode, variant)"},
+    {"instruction_set", instruction_set, METH_NOARGS, "instruction_set(): the copy of the blocked loops this CPU runs (avx512, avx2 or generic)"},
+    {"variants", variants, METH_NOARGS, "variants(): the copies of the blocked loops this CPU runs, best first"},
     {NULL, NULL, 0, NULL},
 };
 

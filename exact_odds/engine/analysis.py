@@ -26,6 +26,12 @@ from ..core.policy import Decisions, Policy, decisions_of
 from ..core.numbers import fixed, percent, shown, square_root
 from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
 from ..core.shoe import Shoe, as_shoe
+from ..records import versioned
+
+
+def float_root(value: Fraction) -> float:
+    """The square root of a non-negative fraction as a float (for display: a standard deviation)."""
+    return float(square_root(value, 20))
 
 
 @dataclass(frozen=True)
@@ -87,17 +93,29 @@ class BetAnalysis:
     def __repr__(self) -> str:
         return f"<BetAnalysis {self.bet.name}: house edge {percent(self.house_edge)} ({self.house_edge})>"
 
+    def _repr_html_(self) -> str:
+        """The bet's record as an HTML table (for notebooks)."""
+        from ..records import record_html
+
+        return record_html({"bet": self.bet.name, **self.to_dict()})
+
     def to_dict(self) -> dict[str, object]:
-        """The bet's record in the JSON that ``baccarat-odds --format json`` prints (exact values as
-        fraction strings, decimals as strings; see docs/shoe-and-output.md)."""
+        """The bet's record in the JSON that ``baccarat-odds --format json`` prints: exact values as
+        fraction strings, decimals as numbers (docs/json-format.md).
+
+        >>> from exact_odds.core.shoe import Shoe
+        >>> record = analyze(Shoe.decks(8), "tie")["tie"].to_dict()
+        >>> record["house_edge"], record["house_edge_percent"]
+        ('103841353768/723147898655', 14.359628778723827)
+        """
         return {
             "description": self.bet.description,
             "expected_value": str(self.expected_value),
             "house_edge": str(self.house_edge),
-            "house_edge_percent": fixed(self.house_edge * 100, 6),
+            "house_edge_percent": float(self.house_edge * 100),
             "house_edge_excluding_pushes": None if self.house_edge_excluding_pushes is None else str(self.house_edge_excluding_pushes),
             "variance": str(self.variance),
-            "standard_deviation": square_root(self.variance, 6),
+            "standard_deviation": float_root(self.variance),
             "settles_on_cards": self.cards,
             "total_combinations": self.total,
             "returns": [
@@ -166,14 +184,31 @@ class Analysis:
             "house_edge_excluding_pushes": result.house_edge_excluding_pushes,
             "variance": result.variance,
             "house_edge_percent": float(result.house_edge * 100),
-            "standard_deviation": float(square_root(result.variance, 12)),
+            "standard_deviation": float_root(result.variance),
         } for result in self.bets]
         columns = ["bet", "expected_value", "house_edge", "house_edge_excluding_pushes", "variance", "house_edge_percent", "standard_deviation"]
         return pandas.DataFrame(rows, columns=columns).set_index("bet")
 
+    def _repr_html_(self) -> str:
+        """The analysis as HTML tables (for notebooks): its record without the header, each bet's
+        return table left out (shown by the bet's own, ``analysis[name]``)."""
+        from ..records import record_html
+
+        record = self.to_dict()
+        fields = {key: value for key, value in record.items() if key not in ("format", "version", "notes")}
+        bets = {result.bet.name: {key: value for key, value in result.to_dict().items() if key != "returns"} for result in self.bets}
+        return record_html({**fields, "bets": bets})
+
     def to_dict(self, notes: Sequence[str] = ()) -> dict[str, object]:
-        """Exactly the JSON object ``baccarat-odds --format json`` prints for this analysis."""
-        return {
+        """Exactly the JSON object ``baccarat-odds --format json`` prints for this analysis
+        (docs/json-format.md).
+
+        >>> from exact_odds.core.shoe import Shoe
+        >>> record = analyze(Shoe.decks(8), "banker").to_dict()
+        >>> record["format"], record["version"], record["outcomes"]["tie"]["probability"]
+        ('exact_odds.analysis', 2, '619306544887/6508331087895')
+        """
+        return versioned("analysis", {
             "shoe": {
                 "description": self.shoe.description,
                 "cards": None if self.shoe.with_replacement else self.shoe.size,
@@ -191,7 +226,7 @@ class Analysis:
             "outcomes": {name: {"combinations": self.outcomes[name], "probability": str(self.probability(name))} for name in OUTCOMES},
             "bets": {result.bet.name: result.to_dict() for result in self.bets},
             "notes": list(notes),
-        }
+        })
 
 
 class Engine(Protocol):
@@ -269,6 +304,12 @@ def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Ite
     The shoe may be given as :func:`~exact_odds.core.shoe.as_shoe` reads one (``8``, ``"A=32,K=32"``),
     the bets as :func:`~exact_odds.bets.bets.as_bets` does (``"all"``, ``"banker, dragon_7"``; the main
     bets when None), the rules by a preset's name or a rules file's path.
+
+    >>> result = analyze(8, "banker, tie")
+    >>> result["banker"].house_edge  # 1.0579%, as every source gives it for 8 decks
+    Fraction(114753351728, 10847218479825)
+    >>> result.outcomes["tie"], result.total  # ordered 6-card sequences
+    (475627426473216, 4998398275503360)
     """
     shoe = as_shoe(shoe)
     rules = rules if isinstance(rules, Decisions) else as_rules(rules)
@@ -382,7 +423,7 @@ def by_feature(shoe: Shoe, bets: list[Bet], decisions: Decisions, feature: str, 
     language: winner 0 banker, 1 player, 2 tie; ranks 0 = A ...; -1 for a card not dealt)."""
     kind = feature_kind(feature)
     if kind is None:
-        raise InputError(f"--by {feature!r}: not a feature (see the table of features in docs/language.md)")
+        raise InputError(f"by {feature!r}: not a feature (see the table of features in docs/language.md)", parameter="by")
     engine = engine or default_engine()
     probe = parse_condition(f"{feature} == {feature}")
     coups = engine.coups(shoe, decisions, merge_levels(probe.slots, *(bet.card_slots for bet in bets)))

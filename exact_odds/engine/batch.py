@@ -2,9 +2,10 @@
 
 The bets that read the coup are reduced to *events* (:mod:`exact_odds.engine.events`): the distinct
 combinations of the pay-table line each bet settles on, over the rows of the compiled coup table
-(the 42 coup bets of the catalog need 84). The kernel (:mod:`exact_odds.engine.kernel`) counts each event for each shoe; every bet's expectation
-follows exactly, in integers, from the event counts and its pays. Bets on the first cards alone
-(the pair bets) are counted the same way over their own table of card draws.
+(the 42 coup bets of the catalog need 84). The kernel (:mod:`exact_odds.engine.kernel`) counts each event for each shoe and
+folds in the bets' pays: every bet's expectation follows exactly, in integers. Bets on the first
+cards alone are counted the same way over their own table of card draws, or in closed form
+(:mod:`exact_odds.engine.patterns`) where that table would be large (perfect pairs).
 
 >>> from exact_odds.bets.bets import catalog
 >>> many = batch_expectations([[32] * 13, [31] * 13], [catalog()["banker"], catalog()["player_pair"]])
@@ -22,19 +23,23 @@ from ..bets.bets import Bet
 from ..core.cards import RANKS
 from .distribution import FLOAT_EXACT, INT64_SAFE, falling
 from ..errors import InputError
-from ..core.features import OUTCOMES, Array, Partition
+from ..core.features import OUTCOMES, Array, Granularity, Partition
 from .events import cached_basis
-from .kernel import weigh
+from .kernel import Pays, exact_counts, weigh_counts
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.numbers import shown
 from ..core.rules import PUNTO_BANCO, DrawRules
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP
 from .patterns import pattern_form
 from .store import coup_table
-from .tables import Table, Tracked, card_table, tracked_key
+from .tables import Table, Tracked, card_table, membership, tracked_key
 
-CHUNK = 4096
+CHUNK = 32768
 """Shoes weighed in one call of the kernel."""
+FORM_CHUNK = 512
+"""Shoes counted at once in closed form (:mod:`exact_odds.engine.patterns`): its arrays stay in the cache."""
+SHOWN_SHOES = 20
+"""A notebook shows the expectations of this many shoes at most."""
 
 
 @dataclass(frozen=True)
@@ -84,6 +89,18 @@ class BatchExpectations:
             raise InputError("the outcomes were not counted: call batch_expectations with outcomes=True")
         return _quotients(self.outcomes, (self.outcome_scale,) * len(OUTCOMES), (self.outcome_depth,) * len(OUTCOMES), self.sizes)
 
+    def __repr__(self) -> str:
+        return f"<BatchExpectations of {len(self.sizes):,} shoes: {', '.join(bet.name for bet in self.bets)}>"
+
+    def _repr_html_(self) -> str:
+        """The exact expectations of the first :data:`SHOWN_SHOES` shoes, a row each (for notebooks)."""
+        from ..records import record_html
+
+        rows = {f"shoe {shoe}": {bet.name: str(self.expected_value(shoe, bet.name)) for bet in self.bets}
+                for shoe in range(min(len(self.sizes), SHOWN_SHOES))}
+        more = len(self.sizes) - SHOWN_SHOES
+        return record_html(rows) + (f"<p>and {more:,} more shoes</p>" if more > 0 else "")
+
 
 def _quotients(numerators: Array, scales: tuple[int, ...], depths: tuple[int, ...], sizes: tuple[int, ...]) -> Array:
     """``numerators[s, c] / (scales[c] * falling(sizes[s], depths[c]))`` as floats."""
@@ -94,8 +111,9 @@ def _quotients(numerators: Array, scales: tuple[int, ...], depths: tuple[int, ..
         quotients: Array = (numerators / exact).astype(np.float64)
         return quotients
     shoe_sizes = np.asarray(sizes, dtype=np.float64)
-    sequences = {depth: np.prod([shoe_sizes - drawn for drawn in range(depth)], axis=0) for depth in set(depths)}
-    denominators = np.stack([scale * sequences[depth] for scale, depth in zip(scales, depths)], axis=1)
+    distinct = sorted(set(depths))
+    sequences = np.stack([np.prod([shoe_sizes - drawn for drawn in range(depth)], axis=0) if depth else np.ones(len(sizes)) for depth in distinct], axis=1)
+    denominators = sequences[:, [distinct.index(depth) for depth in depths]] * np.asarray(scales, dtype=np.float64)
     floats: Array = numerators.astype(np.float64) / denominators
     return floats
 
@@ -120,50 +138,6 @@ def exact_product(counts: Array, pays: Array) -> Array:
         result += (limb @ floats).astype(np.int64) << shift
         remaining, shift = remaining >> bits, shift + bits
     return result
-
-
-@dataclass(frozen=True)
-class LineSums:
-    """A group's expectations from event counts given as exact floats, by one float64 product with
-    a 0/1 matrix: each bet's net on a base line times the total count, plus, for each other line,
-    the difference of nets times that line's count. Every partial sum of that product is a sum of
-    counts, at most the total, so below 2^53 it is exact; no limbs, whatever the pays. (One column
-    fewer per bet than the full one-hot of :func:`~exact_odds.bets.bets.one_hot_lines`, which the single
-    shoe uses: for bets of one winning line, half the product.)
-
-    >>> from exact_odds.bets.bets import catalog
-    >>> sums = LineSums.of((catalog()["tie"],), np.array([[0], [1]]))
-    >>> sums.numerators(np.array([[30.0, 70.0]]), np.int64).tolist()  # tie 8 to 1: 30 ties, 70 not
-    [[170]]
-    """
-
-    indicator: Array  # (events x columns) 0/1: the events on each bet's other lines
-    differences: Array  # (columns,) net on that line less the base line's
-    starts: Array  # each bet's first column (every bet has one, perhaps all zero)
-    base: Array  # (bets,) net on each bet's base line
-
-    @classmethod
-    def of(cls, group: tuple[Bet, ...], lines: Array) -> "LineSums":
-        columns: list[Array] = []
-        differences, starts, base = [], [], []
-        for position, bet in enumerate(group):
-            nets = bet.scaled_pays[1]
-            present = np.bincount(lines[:, position], minlength=len(nets))
-            common = int(present.argmax())
-            starts.append(len(columns))
-            base.append(nets[common])
-            others = [line for line in range(len(nets)) if present[line] and line != common] or [common]
-            for line in others:
-                columns.append(lines[:, position] == line if line != common else np.zeros(len(lines), dtype=bool))
-                differences.append(nets[line] - nets[common])
-        return cls(np.stack(columns, axis=1).astype(np.float64), integers(differences), np.array(starts), integers(base))
-
-    def numerators(self, events: Array, kind: Any) -> Array:
-        """(shoes x bets) from (shoes x events) exact float counts with totals below 2^53."""
-        totals = events.sum(axis=1).astype(np.int64).astype(kind)
-        counts = (events @ self.indicator).astype(np.int64).astype(kind)
-        result: Array = totals[:, None] * self.base.astype(kind) + np.add.reduceat(counts * self.differences.astype(kind), self.starts, axis=1)
-        return result
 
 
 def integers(values: list[int] | tuple[int, ...]) -> Array:
@@ -193,7 +167,7 @@ def shoe_rows(counts: Any) -> Array:
         raise InputError(f"counts must be one row per shoe of 13 per-rank or 52 per-card counts, not shape {shoes.shape}")
     if shoes.dtype.kind in "iu":
         if not shoes.size or (shoes.min() >= 0 and shoes.max() < MAX_COUNT):
-            return shoes.astype(np.int64)
+            return shoes.astype(np.int64, copy=False)
         flat = shoes.ravel()
         position = int(np.flatnonzero((flat < 0) | (flat >= MAX_COUNT))[0])
     else:  # floats, bools, text, or integers past int64 that numpy read as floats: judged as given
@@ -211,6 +185,35 @@ def shoe_rows(counts: Any) -> Array:
     raise InputError(f"shoe {shoe}: count of {name} must be a whole number from 0, not {shown(count)}")
 
 
+SMALL_CARD_TABLE = 100_000
+"""Bets on the first cards whose table has at most this many draws of classes are weighed by the
+kernel (a few thousand multisets), the others in closed form where they allow it."""
+
+
+def draws_of_classes(tracked: Tracked) -> int:
+    """The rows of the table of first cards :func:`~exact_odds.engine.tables.card_table` builds."""
+    fine = Granularity.VALUE
+    for _, level in tracked:
+        fine = fine.join(level)
+    rows: int = fine.classes ** len(tracked)
+    return rows
+
+
+def factor_counts(table: Table, classes: Array) -> Array:
+    """Per shoe, the counts its factor vector is read off (see
+    :meth:`~exact_odds.engine.tables.Table.factor_vectors`): the refined classes' counts (when the
+    table refines any), the ten value counts, the size and 1."""
+    counts = exact_counts(classes)
+    values = counts
+    if table.refined:  # sums of counts by value: in float64 (BLAS) while each is below 2^53, so exact
+        floats = counts.dtype != object and (not counts.size or int(counts.max()) * counts.shape[1] < FLOAT_EXACT)
+        kind: Any = np.float64 if floats else counts.dtype
+        values = (counts.astype(kind) @ membership(table.partition).astype(kind)).astype(counts.dtype)
+    known: Array = np.concatenate([counts if table.refined else counts[:, :0], values, values.sum(axis=1, keepdims=True),
+                                   np.ones((len(counts), 1), dtype=counts.dtype)], axis=1)
+    return known
+
+
 OUTCOME_GROUP: tuple[bool, Tracked] = (True, ())
 """The table whose events are told apart by the winner too, when the outcomes are asked for: the
 coup's, no card slot tracked (the main bets' own)."""
@@ -222,19 +225,27 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     ``policy``. ``counts`` is (shoes x 13) per-rank counts A..K, or (shoes x 52) per-card counts
     (rank-major, suits S H D C) when a bet reads suits or colours. Any bet the compiled tables can
     hold is weighed: on the coup (with the card slots it reads) or on the first cards alone. With
-    ``outcomes``, the coups each outcome wins too, from the same weighing of events."""
+    ``outcomes``, the coups each outcome wins too, from the same weighing of events.
+
+    >>> from exact_odds.bets.bets import catalog
+    >>> many = batch_expectations([[32] * 13, [32] * 9 + [0] * 4], [catalog()["dragon_7"]])
+    >>> many.positive()[:, 0].tolist()  # without ten-valued cards the Dragon 7 favours the bettor
+    [False, True]
+    """
     decisions = decisions_of(rules, policy)
     shoes = shoe_rows(counts)
-    sizes = tuple(int(size) for size in shoes.sum(axis=1))
-    small = [index for index, size in enumerate(sizes) if size < CARDS_PER_COUP]
-    if small:
+    totals = shoes.sum(axis=1)
+    sizes = tuple(totals.tolist())
+    small = np.flatnonzero(totals < CARDS_PER_COUP)
+    if len(small):
         raise InputError(f"shoe {small[0]} holds {sizes[small[0]]} cards; a coup needs a shoe of at least {CARDS_PER_COUP}")
     groups: dict[tuple[bool, Tracked], list[int]] = {}  # (reads the coup, slots read): bets that share a table
     for index, bet in enumerate(bets):
         groups.setdefault((bet.needs_coup, tracked_key(bet.card_slots)), []).append(index)
     if outcomes:
         groups.setdefault(OUTCOME_GROUP, [])
-    forms = {key: pattern_form(key[1], tuple(bets[index] for index in members)) for key, members in groups.items() if not key[0]}
+    forms = {key: pattern_form(key[1], tuple(bets[index] for index in members)) for key, members in groups.items()
+             if not key[0] and draws_of_classes(key[1]) > SMALL_CARD_TABLE}
     tables = {key: coup_table(decisions, key[1]) if key[0] else card_table(key[1]) for key in groups if forms.get(key) is None}
     largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
     largest = max((table.bound(max(sizes, default=0)) for table in tables.values()), default=max(sizes, default=0) ** 4)
@@ -243,14 +254,17 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     scales = [0] * len(bets)
     depths = [0] * len(bets)
     won: list[Array] = []  # per chunk of shoes, the coups each outcome wins
+    by_partition: dict[Partition, Array] = {}  # the shoes' class counts, once per partition
     outcome_table: Table | None = None
     for key, members in groups.items():
         group = tuple(bets[index] for index in members)
         form = forms.get(key)
         if form is not None:
             pays = _pays(group, np.stack([bet.settle(form.columns) for bet in group], axis=1))
-            counts = form.counts(Partition.of(form.fine).class_counts(shoes))
-            numerators[:, members] = (counts.astype(object) @ pays.astype(object)) if wide or counts.dtype == object else exact_product(counts, pays)
+            classes = Partition.of(form.fine).class_counts(shoes)
+            for start in range(0, len(shoes), FORM_CHUNK):
+                counts = form.counts(classes[start : start + FORM_CHUNK])
+                numerators[start : start + FORM_CHUNK, members] = (counts.astype(object) @ pays.astype(object)) if wide or counts.dtype == object else exact_product(counts, pays)
             for position, index in enumerate(members):
                 scales[index], depths[index] = group[position].scaled_pays[0], len(form.tracked)
             continue
@@ -259,24 +273,29 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
         basis = cached_basis(table, group, winner=counts_outcomes)
         if counts_outcomes:
             outcome_table = table
-        winners = basis.lines[:, -1] if counts_outcomes else None
-        line_pays, sums = (_pays(group, basis.lines), LineSums.of(group, basis.lines)) if group else (None, None)
-        classes = table.partition.class_counts(shoes)
+        if "pays" not in basis.kept:
+            columns = [_pays(group, basis.lines)] if group else []
+            if counts_outcomes:  # the coups each outcome wins: a pay of 1 on its events
+                columns.append((basis.lines[:, -1:] == np.arange(len(OUTCOMES))).astype(np.int64))
+            basis.kept["pays"] = Pays(np.concatenate(columns, axis=1))
+        paying = basis.kept["pays"]
+        assert isinstance(paying, Pays)
+        if table.partition not in by_partition:
+            by_partition[table.partition] = table.partition.class_counts(shoes)
+        classes = by_partition[table.partition]
         for position, index in enumerate(members):
             scales[index], depths[index] = group[position].scaled_pays[0] * table.scale, table.depth
         for start in range(0, len(shoes), CHUNK):
             chunk = slice(start, start + CHUNK)
-            bound = table.bound(max(sizes[chunk]))
-            events = weigh(basis.entries, table.factor_vectors(classes[chunk]), bound, floats=True)
-            if winners is not None:  # each sum counts coups: at most the total, exact in the kernel's dtype for the bound
-                sums_won = np.stack([events[:, winners == outcome].sum(axis=1) for outcome in range(len(OUTCOMES))], axis=1)
-                won.append(sums_won.astype(np.int64) if sums_won.dtype.kind == "f" else sums_won)
-            if sums is None or line_pays is None:
-                continue
-            if bound < FLOAT_EXACT:
-                numerators[chunk, members] = sums.numerators(events, object if wide else np.int64)
-            else:
-                numerators[chunk, members] = (events.astype(object) @ line_pays.astype(object)) if wide else exact_product(events, line_pays)
+            bound = table.bound(int(totals[chunk].max()))
+            known = factor_counts(table, classes[chunk])
+            if wide or bound >= INT64_SAFE:  # Python integers
+                paid = weigh_counts(basis.entries, known, table._factor_layout, bound).astype(object) @ paying.dense.astype(object)
+            else:  # every partial sum is at most the largest pay (or 1) times the total: int64
+                paid = weigh_counts(basis.entries, known, table._factor_layout, bound, pays=paying)
+            numerators[chunk, members] = paid[:, : len(members)]
+            if counts_outcomes:
+                won.append(paid[:, len(members) :].astype(np.int64) if bound < INT64_SAFE else paid[:, len(members) :])
     if not outcomes:
         return BatchExpectations(tuple(bets), numerators, tuple(scales), tuple(depths), sizes)
     assert outcome_table is not None

@@ -15,9 +15,9 @@ from .distribution import Distribution
 from ..core.features import COUNTED, Levels, shoe_counts
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
-from .patterns import pattern_form
-from .store import coup_table
-from .tables import card_table, shoe_support, slot_distribution, tracked_key
+from .patterns import card_partition, pattern_form
+from .store import card_table, coup_table
+from .tables import shoe_support, slot_distribution, tracked_key
 from .events import cached_basis
 
 
@@ -29,14 +29,15 @@ class FastEngine:
         """The coups of the shoe. With card slots tracked (and no counts): weighed by the pattern of
         their values, each split into classes (:func:`~exact_odds.engine.tables.slot_distribution`); a slot
         not in ``faces`` (else the slots whose face the bets read) is told apart by its mark alone. Else
-        from a table (one that counts cards is built for the cards the shoe holds); given the bets
-        to settle, its rows are the events they (and the winner) tell apart (:mod:`exact_odds.engine.events`):
-        far fewer to weigh and to settle."""
+        from a table (one that counts cards alone is built, given the bets, with the events they
+        and the winner tell apart as rows; one that tracks slots too, for the cards the shoe
+        holds); given the bets to settle, its rows are the events they (and the winner) tell apart
+        (:mod:`exact_odds.engine.events`): far fewer to weigh and to settle."""
         if tracked and not any(key.startswith(COUNTED) for key in tracked):
             if faces is None and bets is not None:
                 faces = frozenset().union(*(row.condition.faces for bet in bets for row in bet.rows))
             return slot_distribution(shoe, decisions, tracked, faces)
-        table = coup_table(decisions, tracked_key(tracked), shoe_support(shoe) if tracked else None)
+        table = coup_table(decisions, tracked_key(tracked), shoe_support(shoe) if tracked else None, bets if tracked else None)
         if bets is None:
             return table.distribution(shoe)
         basis = cached_basis(table, bets, winner=True)
@@ -44,9 +45,10 @@ class FastEngine:
 
     def cards(self, shoe: Shoe, tracked: Levels, bets: tuple[Bet, ...] = ()) -> Distribution:
         """The first cards' distribution: in closed form by pattern when every bet allows it
-        (:mod:`exact_odds.engine.patterns`), else from the table of every draw of classes."""
+        (:mod:`exact_odds.engine.patterns`), else from the table of every draw of the classes of
+        cards the bets tell apart (:func:`~exact_odds.engine.patterns.card_partition`)."""
         key = tracked_key(tracked)
         form = pattern_form(key, bets) if bets else None
         if form is not None:
             return form.distribution(shoe, shoe_counts(shoe, form.fine))
-        return card_table(key).distribution(shoe)
+        return card_table(key, card_partition(key, bets)).distribution(shoe)

@@ -9,6 +9,7 @@ events.
 """
 
 from dataclasses import dataclass, field
+from math import comb
 from typing import Any
 
 import numpy as np
@@ -17,7 +18,7 @@ from ..bets.bets import Bet, settlement
 from .distribution import FLOAT_EXACT
 from ..core.features import Array, Columns
 from .kernel import Entries
-from .tables import Table
+from .tables import ABSENT, MAX_CARDS, Table, _factor_indices
 
 
 @dataclass(frozen=True, eq=False)
@@ -32,19 +33,111 @@ class EventBasis:
     columns: Columns
     entries: Entries
     settlements: dict[Any, tuple[object, Array]] = field(default_factory=dict, repr=False)
+    kept: dict[str, object] = field(default_factory=dict, repr=False)
+    """What the batch path derives from the basis once (its pays)."""
 
 
 def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:
-    """Group the table's rows by the line every bet settles them on (and by the winner)."""
+    """Group the table's rows by the line every bet settles them on (and by the winner), and merge
+    the classes of each point value where the events do not tell them apart (:func:`coarsened`)."""
     lines = [settlement(bet, table.columns, table.settlements) for bet in bets] + ([table.columns["winner"]] if winner else [])
-    events, representatives, row_event = np.unique(np.stack(lines, axis=1), axis=0, return_index=True, return_inverse=True)
+    events, representatives, row_event = _distinct_rows(np.stack(lines, axis=1))
     keys, weight = _merged(row_event.ravel()[table.entry_row] * len(table.multisets) + table.entry_multiset, table.entry_weight,
                            len(events) * len(table.multisets))
     event, multiset = np.divmod(keys, len(table.multisets))
     columns = Columns({name: column[representatives] for name, column in table.columns.items()}, table.columns.levels)
-    basis = EventBasis(bets, events, columns, Entries(table.factors, multiset, event, weight, len(events)))
+    basis = EventBasis(bets, events, columns, coarsened(table, Entries(table.factors, multiset, event, weight, len(events))))
     basis.settlements.update({bet: (bet, np.ascontiguousarray(events[:, position])) for position, bet in enumerate(bets)})
     return basis
+
+
+def _distinct_rows(rows: Array) -> tuple[Array, Array, Array]:
+    """``np.unique(rows, axis=0, return_index=True, return_inverse=True)``, by one sort of integers
+    where the rows are small counts from 0 that fit one (in the same order: the first column first).
+
+    >>> [part.tolist() for part in _distinct_rows(np.array([[1, 0], [0, 2], [1, 0]]))]
+    [[[0, 2], [1, 0]], [1, 0], [1, 0, 1]]
+    """
+    radices = rows.max(axis=0, initial=0) + 1 if rows.size else np.ones(rows.shape[1], dtype=np.int64)
+    if rows.dtype.kind not in "iu" or (rows.size and rows.min() < 0) or float(np.prod(radices.astype(np.float64))) >= 2**62:
+        found: tuple[Array, Array, Array] = np.unique(rows, axis=0, return_index=True, return_inverse=True)
+        return found[0], found[1], found[2].ravel()
+    code = np.zeros(len(rows), dtype=np.int64)
+    for column, radix in zip(rows.T, radices.tolist()):
+        code = code * radix + column
+    _, first, inverse = np.unique(code, return_index=True, return_inverse=True)
+    return rows[first], first, inverse.ravel()
+
+
+def coarsened(table: Table, entries: Entries) -> Entries:
+    """The same counts with fewer entries: for each point value, the entries of an event whose
+    multisets differ only in how t cards of that value fall in its classes (every way present), with
+    weights that are one weight times the ways to arrange those classes (t! / prod t_j!), become one
+    entry on t unrefined cards of that value, of that one weight. Exact by Vandermonde's identity:
+    the sum over the ways of the arrangements times prod falling(c_j, t_j) is falling(c_v, t). So a
+    bet that reads only the colours of the tie's six cards (Super Tie) weighs its other events by
+    point value alone, and Lucky Nines tells suits apart for its nines only. Entries whose weights
+    are Python integers are left alone."""
+    refined = table.refined
+    if not refined or entries.weight.dtype == object or not len(entries.multiset) or refined + 10 >= ABSENT or entries.targets >= 1 << 26:
+        return entries
+    ids = _ids(table.multisets)[entries.multiset]  # (entries, 6): each multiset's class ids, sorted (a card of value v not refined: refined + v)
+    event, weight = entries.target.astype(np.int64), entries.weight.astype(np.int64)
+    value_of = table.partition.values
+    factorial = np.cumprod(np.r_[1, np.arange(1, MAX_CARDS + 1)])
+    for value in range(10):
+        classes = np.flatnonzero(value_of == value)
+        if len(classes) < 2:
+            continue
+        inside = np.isin(ids, classes)
+        cards = inside.sum(axis=1)
+        repeated = np.ones(len(ids), dtype=np.int64)  # prod of t_j! over the value's classes
+        for position in range(1, MAX_CARDS):
+            repeated *= 1 + ((ids[:, :position] == ids[:, position : position + 1]).sum(axis=1) * inside[:, position])
+        ways = factorial[cards] // repeated
+        chosen = np.flatnonzero((cards > 0) & ~(ids == refined + value).any(axis=1) & (weight % ways == 0))
+        coarse = np.sort(np.where(inside[chosen], refined + value, ids[chosen]), axis=1)
+        groups, first, inverse, size = np.unique(_pack(coarse) * entries.targets + event[chosen], return_index=True, return_inverse=True,
+                                                 return_counts=True)  # (the multiset, then the event)
+        quotient = weight[chosen] // ways[chosen]
+        low, high = np.full(len(groups), np.iinfo(np.int64).max), np.full(len(groups), np.iinfo(np.int64).min)
+        np.minimum.at(low, inverse.ravel(), quotient)
+        np.maximum.at(high, inverse.ravel(), quotient)
+        compositions = np.array([comb(total + len(classes) - 1, len(classes) - 1) for total in range(MAX_CARDS + 1)])  # ways to split t cards
+        merged = (low == high) & (size == compositions[cards[chosen][first]])
+        if not merged.any():
+            continue
+        keep = np.ones(len(weight), dtype=bool)
+        keep[chosen[merged[inverse.ravel()]]] = False
+        ids = np.concatenate([ids[keep], coarse[first[merged]]])
+        event = np.concatenate([event[keep], event[chosen[first[merged]]]])
+        weight = np.concatenate([weight[keep], low[merged]])
+    if len(weight) == len(entries.multiset):
+        return entries
+    keys, first, multiset = np.unique(_pack(ids), return_index=True, return_inverse=True)
+    counts = np.zeros((len(keys), refined + 10), dtype=np.int64)
+    for position in range(MAX_CARDS):
+        held = ids[first, position] != ABSENT
+        np.add.at(counts, (np.flatnonzero(held), ids[first, position][held]), 1)
+    return Entries(_factor_indices(counts, table.partition, refined, table.depth), multiset.ravel(), event, weight, entries.targets)
+
+
+def _ids(counts: Array) -> Array:
+    """Multisets of at most six cards given as counts of each id, as their ids: sorted, padded with ABSENT."""
+    ids = np.full((len(counts), MAX_CARDS), ABSENT, dtype=np.int64)
+    row, column = np.nonzero(counts)
+    repeats = counts[row, column].astype(np.int64)
+    rows, columns = np.repeat(row, repeats), np.repeat(column, repeats)
+    ids[rows, np.arange(len(rows)) - np.repeat(np.searchsorted(rows, np.arange(len(counts))), np.bincount(rows, minlength=len(counts)))] = columns
+    return ids
+
+
+def _pack(ids: Array) -> Array:
+    """Sorted ids of six cards, six bits each, as one integer."""
+    packed = np.zeros(len(ids), dtype=np.int64)
+    for position in range(MAX_CARDS):
+        packed = (packed << 6) | ids[:, position]
+    return packed
 
 
 DENSE_KEYS = 1 << 24

@@ -5,9 +5,12 @@ weighted orderings times the product of the multiset's factors in the shoe's fac
 
 The compiled kernel (``exact_odds.engine._kernel``, a C extension that ``pip install .`` builds when a C
 compiler is there) adds in float64 while every product and sum is below 2^53 (so every step is an
-exact integer), in 64-bit integers below 2^63 and in 128-bit integers below 2^127; beyond, and
-whenever the extension is missing or ``EXACT_ODDS_KERNEL=numpy`` is set, the numpy path below gives
-identical results (int64, or Python integers). The caller gives a bound on every product and sum.
+exact integer), in 64-bit integers below 2^63 and in 128-bit integers below 2^127. Many shoes are
+weighed in blocks of 32, one shoe per SIMD lane, by the copy of its loops the CPU runs best (AVX-512,
+AVX2 or generic, chosen at run time; ``EXACT_ODDS_KERNEL=avx2`` or ``generic`` forces a lesser one).
+Beyond those bounds, and whenever the extension is missing or ``EXACT_ODDS_KERNEL=numpy`` is set,
+the numpy path below gives identical results (int64, or Python integers). The caller gives a bound
+on every product and sum.
 """
 
 import os
@@ -21,6 +24,7 @@ import numpy as np
 
 from .distribution import FLOAT_EXACT
 from ..core.features import Array
+from ..errors import InputError
 
 try:
     from . import _kernel  # type: ignore[attr-defined]  # the C extension, built by setup.py when a compiler is present
@@ -34,11 +38,40 @@ NUMPY_CELLS = 1 << 22
 """The numpy path weighs as many shoes at once as keep its temporaries near this many cells."""
 INT64_BOUND = 2**63
 INT128_BOUND = 2**127
+VARIANTS = ("generic", "avx2", "avx512")
+"""The copies of the compiled kernel's blocked loops, in the order of the instructions they need."""
+BLOCKED_FROM = 8
+"""From this many shoes, the compiled kernel weighs blocks of shoes in SIMD lanes; below, one shoe at a time."""
+CHUNK_MULTISETS = 128
+"""Multisets whose weights the blocked loops compute together (their products stay in the L1 cache);
+four times as many for entries of more than :data:`MANY_TARGETS` targets, so that each target's
+run of entries in a chunk is longer than one or two."""
+MANY_TARGETS = 256
 
 
 def compiled() -> bool:
     """Whether the compiled kernel is in use."""
-    return _kernel is not None and os.environ.get("EXACT_ODDS_KERNEL", "") != "numpy"
+    return _kernel is not None and setting() != "numpy"
+
+
+def setting() -> str:
+    """``EXACT_ODDS_KERNEL``: empty (the best copy of the loops), ``numpy``, or the copy to run
+    (``avx512``, ``avx2``, ``generic``); one that cannot take effect is refused."""
+    chosen = os.environ.get("EXACT_ODDS_KERNEL", "")
+    if chosen in ("", "numpy"):
+        return chosen
+    if chosen not in VARIANTS:
+        raise InputError(f"EXACT_ODDS_KERNEL={chosen!r}: expected numpy, {', '.join(reversed(VARIANTS))} or nothing")
+    runs = tuple(_kernel.variants()) if _kernel is not None else ()
+    if chosen not in runs:
+        raise InputError(f"EXACT_ODDS_KERNEL={chosen}: " + (f"this CPU runs only the {', '.join(runs)} loops" if runs else "the compiled kernel is not built"))
+    return chosen
+
+
+def variant() -> str:
+    """The copy of the blocked loops in use: the one ``EXACT_ODDS_KERNEL`` names, else the best this CPU runs."""
+    assert _kernel is not None
+    return setting() or str(_kernel.instruction_set())
 
 
 @dataclass(frozen=True)
@@ -48,6 +81,7 @@ class KernelInfo:
 
     compiled: bool
     instruction_set: str | None
+    """The copy of the blocked loops that runs: avx512, avx2 or generic."""
     reason: str
 
     def __str__(self) -> str:
@@ -62,10 +96,12 @@ def kernel_info() -> KernelInfo:
     True
     """
     if _kernel is None:
+        setting()
         return KernelInfo(False, None, "the C extension was not built: no C compiler at install time, or the source folder not installed in place")
     if not compiled():
         return KernelInfo(False, None, "EXACT_ODDS_KERNEL=numpy")
-    return KernelInfo(True, str(_kernel.instruction_set()), f"{_kernel.__file__}")
+    forced = " (set by EXACT_ODDS_KERNEL)" if os.environ.get("EXACT_ODDS_KERNEL") else ""
+    return KernelInfo(True, variant(), f"{_kernel.__file__}{forced}")
 
 
 @dataclass(frozen=True, eq=False)
@@ -104,6 +140,59 @@ class Entries:
         return int(self.factors.max()) + 1 if self.factors.size else 0
 
     @cached_property
+    def blocks(self) -> tuple[Array, tuple[Array, ...], Array]:
+        """For the blocked loops of the compiled kernel: the factor indices used (``used``), the plan,
+        and the entries' weights in its order. The multisets, sorted by their factors, are taken in
+        chunks (see :data:`CHUNK_MULTISETS`); within a chunk, each distinct prefix of a multiset's
+        factors is a node (slot 0 holds 1), the product of its parent's and one more factor. The
+        plan: each node's parent slot and factor (a position in ``used``), the first node and first
+        run of each chunk, each run's target and end (a run: a chunk's entries of one target), and
+        each entry's node."""
+        factors, starts, targets, weights = self.by_multiset
+        used, compact = np.unique(factors, return_inverse=True)
+        compact = compact.reshape(factors.shape)
+        count, width = factors.shape
+        size = CHUNK_MULTISETS * (4 if self.targets > MANY_TARGETS else 1)
+        chunk = np.arange(count) // size
+        shared = np.zeros(count, dtype=np.int64)
+        if count > 1:
+            shared[1:] = np.cumprod(compact[1:] == compact[:-1], axis=1).sum(axis=1)
+        shared[::size] = 0  # a chunk starts from nothing
+        created = width - shared
+        base = np.cumsum(created) - created  # each multiset's first new node, over all chunks
+        level_node = np.full((width + 1, count), -1, dtype=np.int64)  # the node of each multiset's prefix of each length
+        for length in range(1, width + 1):
+            maker = np.maximum.accumulate(np.where(shared < length, np.arange(count), 0))
+            level_node[length] = base[maker] + length - shared[maker] - 1
+        multiset, level = np.nonzero(np.arange(1, width + 1)[None, :] > shared[:, None])
+        first_node = np.r_[base[::size], created.sum()].astype(np.int64)
+        origin = first_node[chunk] - 1  # a node's slot is its number less this, within its chunk
+        # within a chunk, the nodes by length: a node's parent comes a length before, never just before it
+        by_length = np.lexsort((level, chunk[multiset]))
+        renumbered = np.empty(len(by_length) + 1, dtype=np.int64)
+        renumbered[by_length] = np.arange(len(by_length))
+        renumbered[-1] = -1  # the root, slot 0
+        multiset, level = multiset[by_length], level[by_length]
+        parent = renumbered[level_node[level, multiset]] - np.where(level > 0, origin[multiset], -1)
+        node = renumbered[level_node[width]] - origin if width else np.zeros(count, dtype=np.int64)
+        entry_multiset = np.repeat(np.arange(count), np.diff(starts))
+        entry_chunk = chunk[entry_multiset]
+        order = np.lexsort((entry_multiset, targets, entry_chunk))
+        key = (entry_chunk * self.targets + targets)[order]
+        ends = np.flatnonzero(np.r_[key[1:] != key[:-1], True]) + 1 if len(key) else np.zeros(0, dtype=np.int64)
+        chunks = len(first_node) - 1
+        plan = (parent.astype(np.int32), compact[multiset, level].astype(np.int32), first_node,
+                np.searchsorted(entry_chunk[order][ends - 1], np.arange(chunks + 1)).astype(np.int64),
+                targets[order][ends - 1].astype(np.int32), ends.astype(np.int64), node[entry_multiset[order]].astype(np.int32))
+        return used, plan, weights[order]
+
+    @cached_property
+    def block_weights(self) -> tuple[Array, Array]:
+        """The weights of :attr:`blocks` as float64 and as int64 (for the kernel's two blocked modes)."""
+        weights = self.blocks[2]
+        return np.ascontiguousarray(weights, dtype=np.float64), np.ascontiguousarray(weights, dtype=np.int64)
+
+    @cached_property
     def by_target(self) -> tuple[Array, Array, Array]:
         """Entries in target order with the first entry of each target: for the numpy path."""
         order = np.argsort(self.target, kind="stable")
@@ -131,16 +220,52 @@ def exact_counts(counts: Any) -> Array:
     return rows
 
 
+Layout = tuple[Array, Array]
+"""How a shoe's factor vector is read off a row of counts ``known``: factor p is
+``known[source[p]] - offset[p]`` (see :meth:`~exact_odds.engine.tables.Table.factor_vectors`)."""
+
+
 def weigh(entries: Entries, vectors: Array, bound: int, floats: bool = False) -> Array:
     """(shoes x targets) exact counts; ``vectors`` holds each shoe's factor vector, ``bound`` bounds
     every product of a multiset's factors and every count. With ``floats``, counts that are all
     below 2^53 come as float64 (each exact)."""
-    small = vectors.dtype != object and entries.weight.dtype != object
+    width = vectors.shape[1]
+    return weigh_counts(entries, vectors, (np.arange(width), np.zeros(width, dtype=np.int64)), bound, floats)
+
+
+@dataclass(frozen=True, eq=False)
+class Pays:
+    """What each target pays in each column ((targets x columns) int64), to fold into the counts."""
+
+    dense: Array
+
+    @cached_property
+    def by_column(self) -> tuple[Array, Array, Array]:
+        """As the compiled kernel takes them (see :func:`_by_column`)."""
+        return _by_column(self.dense)
+
+
+def weigh_counts(entries: Entries, known: Array, layout: Layout, bound: int, floats: bool = False, pays: Pays | None = None) -> Array:
+    """:func:`weigh` for the factor vectors ``known`` and ``layout`` make: the compiled kernel reads
+    each block's factors off the counts itself, never a vector per shoe. With ``pays``, the counts
+    times the pays instead, (shoes x columns) int64: the caller ensures that ``bound`` times the
+    largest pay is below 2^62, which bounds every partial sum of a column."""
+    small = known.dtype != object and entries.weight.dtype != object
     if compiled() and small and bound < INT128_BOUND:
-        return _compiled(entries, vectors, bound, floats)
+        return _compiled(entries, known, layout, bound, floats, pays)
+    source, offset = layout
+    vectors = known[:, source] - offset.astype(known.dtype)
+    if pays is not None:
+        paid: Array = _numpy(entries, vectors, bound) @ pays.dense
+        return paid
     if floats and small and bound < FLOAT_EXACT:
-        exact: Array = weigh(entries, vectors, bound).astype(np.float64)
+        exact: Array = _numpy(entries, vectors, bound).astype(np.float64)
         return exact
+    return _numpy(entries, vectors, bound)
+
+
+def _numpy(entries: Entries, vectors: Array, bound: int) -> Array:
+    small = vectors.dtype != object and entries.weight.dtype != object
     kind: Any = np.int64 if small and bound < INT64_BOUND else object
     order, starts, targets = entries.by_target
     multisets, weights = entries.multiset[order], entries.weight[order].astype(kind)
@@ -156,14 +281,54 @@ def weigh(entries: Entries, vectors: Array, bound: int, floats: bool = False) ->
     return result
 
 
-def _compiled(entries: Entries, vectors: Array, bound: int, floats: bool) -> Array:
+def _by_column(pays: Array) -> tuple[Array, Array, Array]:
+    """Dense (targets x columns) pays as the kernel takes them, column by column: each column's most
+    common pay times the total of the counts (target number ``targets``), plus the difference on
+    each target that pays otherwise (first index of each column's terms, their targets and pays).
+    The kernel adds them modulo 2^64, so that only the result need fit in int64.
+
+    >>> [part.tolist() for part in _by_column(np.array([[-1, 0], [-1, 0], [5, 1]]))]
+    [[0, 2, 3], [2, 3, 2], [6, -1, 1]]
+    """
+    targets = len(pays)
+    base = np.zeros(pays.shape[1], dtype=np.int64)
+    for index, column in enumerate(pays.T if targets else ()):
+        values, counts = np.unique(column, return_counts=True)
+        base[index] = values[counts.argmax()]
+    column, target = np.nonzero(pays.T != base[:, None])
+    based = np.flatnonzero(base)
+    columns = np.concatenate([column, based])
+    order = np.argsort(columns, kind="stable")
+    terms = np.concatenate([target, np.full(len(based), targets)])[order], np.concatenate([pays.T[column, target] - base[column], base[based]])[order]
+    starts = np.searchsorted(columns[order], np.arange(pays.shape[1] + 1))
+    return starts.astype(np.int64), terms[0].astype(np.int32), terms[1].astype(np.int64)
+
+
+def _compiled(entries: Entries, known: Array, layout: Layout, bound: int, floats: bool, pays: Pays | None) -> Array:
     assert _kernel is not None
-    if vectors.shape[1] < entries.factor_width:
-        raise ValueError(f"factor vectors of width {vectors.shape[1]} for entries that index {entries.factor_width}")
+    source, offset = layout
+    if len(source) < entries.factor_width:
+        raise ValueError(f"factor vectors of width {len(source)} for entries that index {entries.factor_width}")
+    known = np.ascontiguousarray(known, dtype=np.int64)
+    shape = (len(known), entries.targets)
+    if len(known) >= BLOCKED_FROM and bound < INT64_BOUND:
+        used, plan, _ = entries.blocks
+        floating, integral = entries.block_weights
+        mode = 0 if bound < FLOAT_EXACT else 1
+        if pays is not None and pays.dense.shape[0] != entries.targets:
+            raise ValueError(f"pays for {pays.dense.shape[0]} targets, not {entries.targets}")
+        paying = pays.by_column if pays is not None else (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64))
+        sums = np.empty((len(known), pays.dense.shape[1]) if pays is not None else shape, dtype=np.float64 if mode == 0 and pays is None else np.int64)
+        _kernel.weigh_blocks(*plan, floating if mode == 0 else integral, known, np.ascontiguousarray(source[used], dtype=np.int64),
+                             np.ascontiguousarray(offset[used], dtype=np.int64), *paying, sums, entries.targets, mode, VARIANTS.index(variant()))
+        blocked: Array = sums.astype(np.int64) if sums.dtype == np.float64 and not floats else sums
+        return blocked
+    if pays is not None:
+        paid: Array = _compiled(entries, known, layout, bound, False, None) @ pays.dense
+        return paid
     factors, starts, targets, weights = entries.by_multiset
-    vectors = np.ascontiguousarray(vectors, dtype=np.int64)
+    vectors = np.ascontiguousarray(known[:, source] - offset, dtype=np.int64)
     weights = np.ascontiguousarray(weights, dtype=np.int64)
-    shape = (len(vectors), entries.targets)
     if bound < FLOAT_EXACT:
         sums = np.zeros(shape, dtype=np.float64)
         _kernel.weigh(factors, starts, targets, weights, vectors, sums, 0)

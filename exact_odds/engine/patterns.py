@@ -25,12 +25,14 @@ from typing import Any
 import numpy as np
 
 from ..bets.bets import Bet
+from ..bets.conditions import card_readings
 from .distribution import INT64_SAFE, Distribution, draws
 from ..core.cards import RANKS
-from ..core.features import Array, Columns, Granularity, card_columns, card_labels, relabel
+from ..core.features import Array, Columns, Granularity, Partition, card_columns, card_labels, relabel
 from .kernel import exact_counts
 from ..core.shoe import Shoe
-from .tables import Tracked
+from .store import bets_key, kept
+from .tables import Tracked, card_partition_of
 
 CHUNK = 1 << 19
 """Draws of classes checked at once."""
@@ -165,9 +167,38 @@ def pattern_form(tracked: Tracked, bets: tuple[Bet, ...]) -> PatternForm | None:
     == or !=, and nothing else: it sees the cards only through which are alike) and every bet
     settles all draws of one pattern alike. A symmetric condition's outcome is decided by how the
     cards are alike in rank, value, suit and colour, and every such likeness occurs among the
-    draws of :data:`UNIVERSE`, so checking those draws is exact."""
+    draws of :data:`UNIVERSE`, so checking those draws is exact. The patterns found are kept on
+    disk (:mod:`exact_odds.engine.store`)."""
     if not all(row.condition.symmetric for bet in bets for row in bet.rows):
         return None
+    fine = Granularity.VALUE
+    for _, level in tracked:
+        fine = fine.join(level)
+    applies, patterns = kept("patterns", (tracked, bets_key(bets)), lambda: _settled_patterns(tracked, bets), _pattern_arrays,
+                             lambda arrays: _restored_patterns(arrays, len(tracked)))
+    return PatternForm(tracked, fine, patterns) if applies else None
+
+
+Patterns = tuple[bool, tuple[tuple[int, ...], ...]]
+"""Whether the pattern form applies, and its patterns."""
+
+
+def _pattern_arrays(found: Patterns) -> dict[str, Array]:
+    applies, patterns = found
+    return {"applies": np.array([int(applies)]), "patterns": np.array(patterns, dtype=np.int64).reshape(len(patterns), -1)}
+
+
+def _restored_patterns(arrays: dict[str, Array], slots: int) -> Patterns | None:
+    """The patterns kept, or None unless they are distinct patterns of ``slots`` slots."""
+    applies, patterns = arrays["applies"], [tuple(int(block) for block in row) for row in arrays["patterns"].tolist()]
+    every = _patterns(slots)
+    if applies.shape != (1,) or int(applies[0]) not in (0, 1) or len(set(patterns)) != len(patterns) or not set(patterns) <= set(every):
+        return None
+    return bool(applies[0]), tuple(pattern for pattern in every if pattern in set(patterns))
+
+
+def _settled_patterns(tracked: Tracked, bets: tuple[Bet, ...]) -> Patterns:
+    """Whether every bet settles the draws of each pattern alike, checked over :data:`UNIVERSE`, and the patterns that occur."""
     fine = Granularity.VALUE
     for _, level in tracked:
         fine = fine.join(level)
@@ -200,5 +231,18 @@ def pattern_form(tracked: Tracked, bets: tuple[Bet, ...]) -> PatternForm | None:
             code, line = key[0], tuple(key[1:])
             pattern = tuple((code // slots**power) % slots for power in range(slots - 1, -1, -1))
             if lines.setdefault(pattern, line) != line:
-                return None
-    return PatternForm(tracked, fine, tuple(pattern for pattern in patterns if pattern in lines))
+                return False, ()
+    return True, tuple(pattern for pattern in patterns if pattern in lines)
+
+
+@lru_cache(maxsize=32)
+def card_partition(tracked: Tracked, bets: tuple[Bet, ...]) -> Partition:
+    """The classes of cards the bets on these first-card slots tell apart: cards that every
+    comparison and attribute the bets read (:func:`~exact_odds.bets.conditions.card_readings`)
+    labels alike are one class (no bets: the slots' granularity). Lucky Nines reads a card's rank
+    against 9 and its suit: eight classes, not the forty of value and suit."""
+    if not bets:
+        return card_partition_of(tracked)
+    readings = [reading.astype(np.int64) for bet in bets for row in bet.rows for reading in card_readings(row.condition.tree)]
+    _, labels = np.unique(np.stack([np.zeros(52, dtype=np.int64), *readings], axis=1), axis=0, return_inverse=True)
+    return Partition(tuple(labels.ravel().tolist()))

@@ -1,44 +1,43 @@
-"""The compiled table of point values kept on disk, so that a new process need not build it.
+"""Compiled tables kept on disk, so that a new process need not build them.
 
-The file is keyed by the decisions (rules and policy) and the source of the modules that build the
-table (so an edited checkout never reads a stale table), written whole
-(beside its place, then renamed), and checked when read: its SHA-256 must match the digest it
-carries, its arrays must have the right shapes and types, and the weighted orderings must account
-for every sequence of point values exactly once (each of the 10^6 sequences of six values extends
-exactly one coup). Anything else is ignored and the table rebuilt. At most :data:`KEPT` tables are
-kept (the least recently written go first). ``EXACT_ODDS_CACHE`` names another folder, or ``off``
-keeps nothing on disk.
+Every kind is kept: the plain table of point values, the tables of counted predicates (by coup row,
+or by the events a set of bets tells apart), the tables of first-card draws, and the patterns of
+:mod:`exact_odds.engine.patterns`. A file is named by what builds it (its kind, what it is built
+from: the rule decisions, the slots and classes tracked, the bets' conditions, and the source of
+the modules that build it, so an edited checkout never reads a stale table), written whole (beside
+its place, then renamed), and checked when read: its SHA-256 must match the digest it carries, its
+arrays must be integers of the right shapes, and a table's weighted orderings must account for every
+sequence of its classes exactly once (see :func:`~exact_odds.engine.tables.table_from_arrays`).
+Anything else is ignored and the table rebuilt. The folder holds at most :data:`KEPT` files and
+:data:`KEPT_BYTES` bytes (the least recently used go first). ``EXACT_ODDS_CACHE`` names another
+folder, or ``off`` keeps nothing on disk.
 """
 
 import hashlib
 import os
+from collections.abc import Callable, Sequence
 from dataclasses import astuple
-from collections.abc import Callable
 from functools import lru_cache
+from typing import TypeVar
 
 import numpy as np
 
-from ..core.features import Columns, coup_columns
+from ..bets.bets import Bet
+from ..core.features import COUNTED, Array, Granularity, Partition
 from ..core.policy import Decisions
-from .tables import MAX_CARDS, Support, Table, Tracked, build_coup_table, table_arrays, table_from_arrays
+from .tables import (MAX_CARDS, Support, Table, Tracked, build_coup_table, card_partition_of, counted_partition, counted_table, table_arrays,
+                     table_from_arrays)
+from .tables import card_table as build_card_table
 
-FIELDS = ("multisets", "entry_multiset", "entry_row", "entry_weight", "keys")
-BUILDERS = ("engine/store.py", "core/coup.py", "core/features.py", "core/policy.py", "core/rules.py", "engine/tables.py")
-KEPT = 8
+BUILDERS = ("engine/store.py", "engine/tables.py", "engine/patterns.py", "engine/distribution.py", "core/cards.py", "core/coup.py",
+            "core/features.py", "core/policy.py", "core/rules.py", "bets/conditions.py", "bets/bets.py")
+"""The modules whose source builds the tables (relative to the package)."""
+KEPT = 32
+KEPT_BYTES = 200 * 2**20
 SUFFIX = ".table"
+MAGIC = b"exact_odds table 2\n"
 
-
-def coup_table(decisions: Decisions, tracked: Tracked = (), support: Support = None) -> Table:
-    """The table of :func:`~exact_odds.engine.tables.build_coup_table`; the plain one (no tracked
-    slots, every card) read from disk when a sound copy is there."""
-    if not tracked and support is None:
-        return _plain_table(decisions)
-    return build_coup_table(decisions, tracked, support)
-
-
-@lru_cache(maxsize=8)
-def _plain_table(decisions: Decisions) -> Table:
-    return cached_table(decisions, lambda: build_coup_table(decisions, (), None))
+Kept = TypeVar("Kept")
 
 
 def folder() -> str | None:
@@ -51,79 +50,137 @@ def folder() -> str | None:
     return os.path.join(os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache"), "exact_odds")
 
 
-def key(decisions: Decisions) -> str:
-    """The name of the table of ``decisions`` built by this source."""
-    hasher = hashlib.sha256(repr((astuple(decisions.rules), str(decisions.policy), decisions.scale, decisions.player, decisions.banker)).encode("utf-8"))
+@lru_cache(maxsize=1)
+def source_digest() -> bytes:
+    """The SHA-256 of the builders' source (:data:`BUILDERS`)."""
+    hasher = hashlib.sha256()
     for name in BUILDERS:
         with open(os.path.join(os.path.dirname(os.path.dirname(__file__)), name), "rb") as source:
-            hasher.update(source.read())
-    return hasher.hexdigest()[:24]
+            hasher.update(name.encode("ascii") + b"\0" + source.read())
+    return hasher.digest()
 
 
-def cached_table(decisions: Decisions, build: Callable[[], Table]) -> Table:
-    """The plain table of ``decisions``, read from disk when a sound copy is there, else built
-    (and kept when possible). (Paths are plain strings here: pathlib is imported to write only.)"""
+def decisions_key(decisions: Decisions) -> tuple[object, ...]:
+    """What of the rules and the policy a table depends on."""
+    return astuple(decisions.rules), str(decisions.policy), decisions.scale, decisions.player, decisions.banker
+
+
+def bets_key(bets: Sequence[Bet]) -> tuple[tuple[str, ...], ...]:
+    """What of the bets the rows they tell apart depend on: each bet's conditions, in order."""
+    return tuple(tuple(str(row.condition.tree) for row in bet.rows) for bet in bets)
+
+
+def key(kind: str, what: object) -> str:
+    """The file name of the ``kind`` of table built from ``what`` by this source."""
+    hasher = hashlib.sha256(source_digest() + kind.encode("ascii") + b"\0" + repr(what).encode("utf-8"))
+    return f"{kind}-{hasher.hexdigest()[:24]}{SUFFIX}"
+
+
+def kept(kind: str, what: object, build: Callable[[], Kept], arrays: Callable[[Kept], dict[str, Array] | None],
+         restore: Callable[[dict[str, Array]], Kept | None]) -> Kept:
+    """What ``build`` makes from ``what``, read from disk when a sound copy is there, else built and
+    kept (when ``arrays`` gives its arrays; None: not kept). ``restore`` makes it again from the
+    arrays read, or None where they do not make a sound one."""
     where = folder()
-    path = os.path.join(where, f"coup-table-{key(decisions)}{SUFFIX}") if where else None
+    path = os.path.join(where, key(kind, what)) if where else None
     if path is not None and os.path.isfile(path):
-        table = _read(path, decisions)
-        if table is not None:
-            return table
-    table = build()
-    if path is not None and table.entry_weight.dtype != object:
-        _write(path, table)
-    return table
+        found = _read(path, restore)
+        if found is not None:
+            return found
+    made = build()
+    layout = arrays(made) if path is not None else None
+    if path is not None and layout is not None:
+        _write(path, layout)
+    return made
 
 
-def _read(path: str, decisions: Decisions) -> Table | None:
+def _read(path: str, restore: Callable[[dict[str, Array]], Kept | None]) -> Kept | None:
     try:
         with open(path, "rb") as stored:
             arrays, digest = _decode(stored.read())
-    except Exception:  # any file that cannot be read whole (short, garbled header, missing array) is rebuilt
+        if digest != _digest(arrays):
+            return None
+        found = restore(arrays)
+    except Exception:  # a file that cannot be read whole (short, garbled header, missing array) is rebuilt
         return None
-    if any(array.dtype.kind != "i" for array in arrays.values()) or digest != _digest(arrays):
-        return None
-    arrays = {name: array.astype(np.int64) for name, array in arrays.items()}
-    keys = arrays["keys"]
-    if keys.ndim != 2 or keys.shape[0] != 4 or arrays["entry_row"].size and arrays["entry_row"].max() >= keys.shape[1]:
-        return None
-    sizes = arrays["multisets"].sum(axis=1)
-    if arrays["entry_multiset"].size and arrays["entry_multiset"].max() >= len(sizes):
-        return None
-    covered = int((arrays["entry_weight"] * 10 ** (MAX_CARDS - sizes[arrays["entry_multiset"]])).sum())
-    if covered != 10**MAX_CARDS * decisions.scale**2:
-        return None
-    columns: Columns = coup_columns(keys[0], keys[1], keys[2], keys[3], decisions.rules.naturals)
-    return table_from_arrays(columns, decisions.scale**2, arrays)
+    if found is not None:
+        try:
+            os.utime(path)  # the least recently used go first
+        except OSError:
+            pass
+    return found
 
 
-MAGIC = b"exact_odds coup table 1\n"
+@lru_cache(maxsize=16)
+def coup_table(decisions: Decisions, tracked: Tracked = (), support: Support = None, bets: tuple[Bet, ...] | None = None) -> Table:
+    """The table of :func:`~exact_odds.engine.tables.build_coup_table`, kept on disk. A table of
+    counted predicates alone is the same for every shoe (no support); given the ``bets`` to settle,
+    its rows are the events they and the winner tell apart (far fewer: see
+    :func:`~exact_odds.engine.tables.counted_table`)."""
+    counted = bool(tracked) and all(slot.startswith(COUNTED) for slot, _ in tracked)
+    if counted:
+        support = None
+    if not counted:
+        bets = None
+    what = (decisions_key(decisions), tracked, support, None if bets is None else bets_key(bets))
+    scale = decisions.scale**2
+    if counted:
+        partition = counted_partition(tracked)
+        refined = partition.classes
+    else:
+        fine = Granularity.VALUE
+        for _, level in tracked:
+            fine = fine.join(level)
+        partition, refined = Partition.of(fine), (fine.classes if tracked else 0)
+
+    def build() -> Table:
+        if bets is None:
+            return build_coup_table(decisions, tracked, support)
+        chosen = bets
+        return counted_table(decisions, tracked, lambda columns: np.stack([bet.settle(columns) for bet in chosen] + [columns["winner"]], axis=1))
+
+    return kept("coup", what, build, _table_arrays, lambda arrays: table_from_arrays(partition, refined, MAX_CARDS, scale, arrays, support))
 
 
-def _encode(arrays: dict[str, np.ndarray]) -> bytes:
-    """The arrays as one file: a line per array (name, type, shape), its digest, a blank line, then
-    the arrays' bytes in that order (read back without any archive library).
+@lru_cache(maxsize=16)
+def card_table(tracked: Tracked, partition: Partition | None = None) -> Table:
+    """The table of :func:`~exact_odds.engine.tables.card_table`, kept on disk."""
+    chosen = partition if partition is not None else card_partition_of(tracked)
+    return kept("cards", (tracked, chosen.labels), lambda: build_card_table(tracked, chosen), _table_arrays,
+                lambda arrays: table_from_arrays(chosen, chosen.classes, len(tracked), 1, arrays))
 
-    >>> arrays, digest = _decode(_encode({name: np.arange(6, dtype=np.int8).reshape(2, 3) for name in FIELDS}))
-    >>> arrays["keys"].tolist(), digest == _digest(arrays)
-    ([[0, 1, 2], [3, 4, 5]], True)
+
+def _table_arrays(table: Table) -> dict[str, Array] | None:
+    """A table's arrays to keep (none for Python-integer weights, which no file holds)."""
+    return None if table.entry_weight.dtype == object else table_arrays(table)
+
+
+def _encode(arrays: dict[str, Array]) -> bytes:
+    """The arrays as one file: a line per array (name, type, shape), their digest, a blank line,
+    then the arrays' bytes in that order (read back without any archive library). Integers are
+    kept in the narrowest type that holds them.
+
+    >>> arrays, digest = _decode(_encode({"keys": np.arange(6).reshape(2, 3), "more": np.arange(3)}))
+    >>> arrays["keys"].tolist(), arrays["keys"].dtype.name, digest == _digest(arrays)
+    ([[0, 1, 2], [3, 4, 5]], 'int8', True)
     """
-    lines = [f"{name} {arrays[name].dtype.str} {'x'.join(map(str, arrays[name].shape))}" for name in FIELDS]
-    header = "\n".join(lines + [f"digest {_digest(arrays).hex()}"]).encode("ascii")
-    return MAGIC + header + b"\n\n" + b"".join(np.ascontiguousarray(arrays[name]).tobytes() for name in FIELDS)
+    arrays = {name: _compact(array) for name, array in arrays.items()}
+    lines = [f"{name} {array.dtype.str} {'x'.join(map(str, array.shape))}" for name, array in arrays.items()]
+    header = "\n".join(lines + [f"digest {_digest(arrays).hex()}"]).encode("utf-8")
+    return MAGIC + header + b"\n\n" + b"".join(np.ascontiguousarray(array).tobytes() for array in arrays.values())
 
 
-def _decode(data: bytes) -> tuple[dict[str, np.ndarray], bytes]:
+def _decode(data: bytes) -> tuple[dict[str, Array], bytes]:
     """The arrays and the digest a file of :func:`_encode` holds (ValueError for anything else)."""
     header, blank, body = data.removeprefix(MAGIC).partition(b"\n\n")
-    *lines, digest = header.decode("ascii").split("\n")
-    if not data.startswith(MAGIC) or not blank or [line.split(" ")[0] for line in lines] != list(FIELDS) or not digest.startswith("digest "):
-        raise ValueError("not a coup table file")
+    *lines, digest = header.decode("utf-8").split("\n")
+    if not data.startswith(MAGIC) or not blank or not digest.startswith("digest "):
+        raise ValueError("not a table file")
     arrays, offset = {}, 0
     for line in lines:
         name, kind, dimensions = line.split(" ")
-        dtype, shape = np.dtype(kind), tuple(int(size) for size in dimensions.split("x"))
-        if dtype.kind not in "iuf":
+        dtype, shape = np.dtype(kind), tuple(int(size) for size in dimensions.split("x") if size)
+        if dtype.kind not in "iu" or name in arrays:
             raise ValueError(f"{name} holds {dtype}")
         count = int(np.prod(shape))
         arrays[name] = np.frombuffer(body, dtype, count, offset).reshape(shape)
@@ -133,37 +190,49 @@ def _decode(data: bytes) -> tuple[dict[str, np.ndarray], bytes]:
     return arrays, bytes.fromhex(digest.removeprefix("digest "))
 
 
-def _digest(arrays: dict[str, np.ndarray]) -> bytes:
+def _digest(arrays: dict[str, Array]) -> bytes:
     hasher = hashlib.sha256()
-    for name in FIELDS:
-        hasher.update(name.encode("ascii") + repr(arrays[name].shape).encode("ascii") + np.ascontiguousarray(arrays[name]).tobytes())
+    for name, array in arrays.items():
+        hasher.update(name.encode("utf-8") + array.dtype.str.encode("ascii") + repr(array.shape).encode("ascii") + np.ascontiguousarray(array).tobytes())
     return hasher.digest()
 
 
-def _compact(array: np.ndarray) -> np.ndarray:
-    """``array`` in the narrowest signed integer type that holds it (a smaller file reads faster)."""
+def _compact(array: Array) -> Array:
+    """An integer ``array`` in the narrowest signed integer type that holds it (a smaller file reads faster)."""
+    if array.dtype == bool:
+        return array.astype(np.int8)
+    if array.dtype.kind not in "iu":
+        return array
     for kind in (np.int8, np.int16, np.int32):
         if not array.size or (np.iinfo(kind).min <= array.min() and array.max() <= np.iinfo(kind).max):
             return array.astype(kind)
     return array
 
 
-def _write(target: str, table: Table) -> None:
-    """Keep ``table`` at ``target`` whole or not at all; a folder that cannot be written is no error."""
+def _write(target: str, arrays: dict[str, Array]) -> None:
+    """Keep ``arrays`` at ``target`` whole or not at all, then let the oldest files go beyond
+    :data:`KEPT` files or :data:`KEPT_BYTES`; a folder that cannot be written is no error."""
     import tempfile  # here only: a process that reads the table need not import them
     from pathlib import Path
 
     path, staging = Path(target), None
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        handle, name = tempfile.mkstemp(prefix=".coup-table-", suffix=SUFFIX, dir=path.parent)
+        handle, name = tempfile.mkstemp(prefix=".table-", suffix=SUFFIX, dir=path.parent)
         staging = name
         with os.fdopen(handle, "wb") as stream:
-            stream.write(_encode({name: _compact(array) for name, array in table_arrays(table).items()}))
+            stream.write(_encode(arrays))
         os.replace(staging, path)
         staging = None
-        for stale in sorted(path.parent.glob("coup-table-*"), key=lambda kept: kept.stat().st_mtime)[:-KEPT]:  # older formats go first
-            stale.unlink()
+        held, total = 0, 0
+        for kept_file in sorted((each for each in path.parent.glob(f"*{SUFFIX}") if not each.name.startswith(".")),
+                                key=lambda each: each.stat().st_mtime, reverse=True):
+            size = kept_file.stat().st_size
+            if kept_file != path and (held >= KEPT or total + size > KEPT_BYTES):
+                kept_file.unlink()
+                continue
+            held, total = held + 1, total + size
     except OSError:
         if staging is not None and os.path.exists(staging):
             os.unlink(staging)
+

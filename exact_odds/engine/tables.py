@@ -28,7 +28,7 @@ times the ways to deal the others by value (:func:`slot_distribution`).
 """
 
 import itertools
-from collections.abc import Collection
+from collections.abc import Callable, Collection
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from typing import Any
@@ -43,7 +43,6 @@ from ..core.coup import NOT_DEALT, coup_sequences
 from ..core.features import (
     COLORS,
     COUNTED,
-    MARKS,
     SIDES,
     SLOTS,
     SUIT_COLOR,
@@ -79,6 +78,10 @@ ABSENT = 63
 
 Tracked = tuple[tuple[str, Granularity], ...]
 """Tracked slots and their granularity, in slot order (a hashable form of :data:`~exact_odds.core.features.Levels`)."""
+
+Support = tuple[bool, ...] | None
+"""Which of the 52 cards a shoe holds (None: all may occur). A table built for a support leaves out
+the classes no card of it falls in: the same counts for that shoe, a smaller table."""
 
 
 def tracked_key(levels: dict[str, Granularity]) -> Tracked:
@@ -186,49 +189,96 @@ def membership(partition: Partition) -> Array:
     return matrix
 
 
+FACTOR_ROWS = 1 << 16
+"""Multisets whose factor indices are found at once."""
+
+
 def _factor_indices(multisets: Array, partition: Partition, refined: int, depth: int) -> Array:
+    """:func:`_factor_runs` of the multisets, a block of rows at a time (its temporaries stay small)."""
+    if len(multisets) <= FACTOR_ROWS:
+        return _factor_runs(multisets, partition, refined, depth)
+    return np.concatenate([_factor_runs(multisets[first : first + FACTOR_ROWS], partition, refined, depth)
+                           for first in range(0, len(multisets), FACTOR_ROWS)])
+
+
+def _factor_runs(multisets: Array, partition: Partition, refined: int, depth: int) -> Array:
     """Each multiset's ``depth`` linear factors, as indices into the factor vector (see
     :meth:`Table.factor_vectors`): for t_j refined cards of class j, c_j, c_j - 1, ...; for u_v
-    other cards of value v, c_v - t_v, c_v - t_v - 1, ...; for the unused cards, N - n, N - n - 1, ..."""
+    other cards of value v, c_v - t_v, c_v - t_v - 1, ...; for the unused cards, N - n, N - n - 1, ...
+    (laid out by run: each nonzero count of a row, then its unused cards, fill the row's ``depth`` places)."""
     rows = len(multisets)
-    fine_counts, value_counts = multisets[:, :refined], multisets[:, refined:]
-    values_of_fine = fine_counts @ membership(partition) if refined else np.zeros((rows, 10), dtype=np.int64)
+    row, column = np.nonzero(multisets)
+    counts = multisets[row, column].astype(np.int64)
     value_base = refined * MAX_CARDS
     unused_base = value_base + 10 * FACTORS * MAX_CARDS
-    one = unused_base + FACTORS * MAX_CARDS
-    indices = np.full((rows, depth), one, dtype=np.int64)
-    filled = np.zeros(rows, dtype=np.int64)
-    steps = np.arange(MAX_CARDS)
+    bases = column * MAX_CARDS
+    valued = column >= refined
+    if valued.any():
+        held = multisets[row[valued], :refined].astype(np.int64) @ membership(partition) if refined else np.zeros((int(valued.sum()), 10), dtype=np.int64)
+        value = column[valued] - refined
+        bases[valued] = value_base + (value * FACTORS + held[np.arange(len(value)), value]) * MAX_CARDS
+    cards = multisets.sum(axis=1, dtype=np.int64)
+    before = np.cumsum(cards) - cards  # the cards of the rows above
+    starts = row * depth + np.cumsum(counts) - counts - before[row]
+    unused = depth - cards
+    runs = np.concatenate([counts, unused])
+    steps = np.arange(int(runs.sum())) - np.repeat(np.cumsum(runs) - runs, runs)
+    indices = np.empty(rows * depth, dtype=np.int64)
+    indices[np.repeat(np.concatenate([starts, np.arange(rows) * depth + cards]), runs) + steps] = np.repeat(np.concatenate([bases, unused_base + cards * MAX_CARDS]), runs) + steps
+    return indices.reshape(rows, depth)
 
-    def place(base: Array, count: Array) -> None:
-        for step in range(int(count.max(initial=0))):
-            chosen = count > step
-            indices[chosen, filled[chosen]] = base[chosen] + step
-            filled[chosen] += 1
 
-    for klass in range(refined):
-        place(np.full(rows, klass * MAX_CARDS), fine_counts[:, klass])
-    for value in range(10):
-        place(value_base + (value * FACTORS + values_of_fine[:, value]) * MAX_CARDS, value_counts[:, value])
-    cards = multisets.sum(axis=1)
-    place(unused_base + cards * MAX_CARDS, depth - cards)
-    del steps
-    return indices
+COLUMN = "column:"
+LEVEL = "level:"
+"""The prefixes of a table's feature columns and of the granularity of each slot it tracks, among its arrays."""
 
 
 def table_arrays(table: Table) -> dict[str, Array]:
-    """The arrays that make a plain table (no refined cards), for keeping on disk."""
-    columns = table.columns
-    keys = np.stack([columns[name] for name in ("player_two_card_total", "banker_two_card_total", "player_third_card", "banker_third_card")])
-    return {"multisets": table.multisets, "entry_multiset": table.entry_multiset, "entry_row": table.entry_row,
-            "entry_weight": table.entry_weight, "keys": keys.astype(np.int64)}
+    """The arrays that make a table, for keeping on disk: its multisets and entries, each feature
+    column as ``column:NAME`` and each tracked slot's granularity as ``level:SLOT`` (the factor
+    indices follow from the multisets)."""
+    arrays = {"multisets": table.multisets, "entry_multiset": table.entry_multiset, "entry_row": table.entry_row, "entry_weight": table.entry_weight}
+    arrays.update({f"{COLUMN}{name}": np.asarray(column) for name, column in table.columns.items()})
+    arrays.update({f"{LEVEL}{slot}": np.array([int(level)]) for slot, level in table.columns.levels.items()})
+    return arrays
 
 
-def table_from_arrays(columns: Columns, scale: int, arrays: dict[str, Array]) -> Table:
-    """A plain table from :func:`table_arrays` (its factor indices recomputed from the multisets)."""
+def table_from_arrays(partition: Partition, refined: int, depth: int, scale: int, arrays: dict[str, Array], support: Support = None) -> Table | None:
+    """The table of :func:`table_arrays` refined to ``partition`` (``refined`` classes; 0: point
+    values), or None where the arrays cannot make one: not integers, shapes that disagree, an entry
+    out of range, or weights that do not account for every sequence of classes exactly once. (Each
+    of the C^depth sequences of the C classes a table holds (of the ``support``), or of the ten
+    values, extends exactly one entry: a multiset of n cards, u_v of them cards of value v not
+    refined, stands for prod S_v^u_v C^(depth - n) of them, S_v the classes of value v, so the sum
+    of each weight times that is C^depth * scale.)"""
+    if any(array.dtype.kind not in "iu" for array in arrays.values()) or not {"multisets", "entry_multiset", "entry_row", "entry_weight"} <= set(arrays):
+        return None
     multisets = arrays["multisets"]
-    return Table(Partition.of(Granularity.VALUE), 0, MAX_CARDS, scale, columns, multisets, _factor_indices(multisets, Partition.of(Granularity.VALUE), 0, MAX_CARDS),
-                 arrays["entry_multiset"], arrays["entry_row"], arrays["entry_weight"])
+    entry_multiset, entry_row, weight = (arrays[name].astype(np.int64) for name in ("entry_multiset", "entry_row", "entry_weight"))
+    levels = {name[len(LEVEL) :]: Granularity(int(array[0])) for name, array in arrays.items() if name.startswith(LEVEL)}
+    columns = Columns({name[len(COLUMN) :]: array for name, array in arrays.items() if name.startswith(COLUMN)}, levels)
+    rows = {len(column) for column in columns.values()}
+    if (multisets.ndim != 2 or multisets.shape[1] != refined + 10 or len(rows) != 1 or any(column.ndim != 1 for column in columns.values())
+            or not entry_multiset.ndim == entry_row.ndim == weight.ndim == 1 or not len(entry_multiset) == len(entry_row) == len(weight)):
+        return None
+    if len(weight) and (min(entry_multiset.min(), entry_row.min(), multisets.min(), weight.min()) < 0 or entry_multiset.max() >= len(multisets)
+                        or entry_row.max() >= rows.pop() or (multisets.sum(axis=1, dtype=np.int64) > depth).any()):
+        return None
+    present = _present(np.asarray(partition.labels), partition.classes, support) if refined else np.ones(10, dtype=bool)
+    classes = int(present.sum())
+    per_value = np.asarray([int((present & (partition.values == value)).sum()) for value in range(10)]) if refined else np.ones(10, dtype=np.int64)
+    unrefined = multisets[:, refined:].astype(np.int64)
+    stands = np.prod(per_value[None, :] ** unrefined, axis=1) * classes ** (depth - multisets.sum(axis=1, dtype=np.int64))  # below 52^6
+    stands_for = stands[entry_multiset]
+    low, high = weight & (2**31 - 1), weight >> 31  # summed in halves: no int64 sum of millions of weights overflows
+    covered = 0
+    for each in np.unique(stands_for).tolist():
+        chosen = stands_for == each
+        covered += (int(low[chosen].sum()) + (int(high[chosen].sum()) << 31)) * each
+    if covered != classes**depth * scale:
+        return None
+    return Table(partition, refined, depth, scale, columns, multisets.astype(np.int8), _factor_indices(multisets, partition, refined, depth),
+                 entry_multiset, entry_row, weight)
 
 
 def _collect(partition: Partition, refined: int, depth: int, scale: int, columns: Columns, row_index: Array, multiset_keys: Array,
@@ -242,11 +292,6 @@ def _collect(partition: Partition, refined: int, depth: int, scale: int, columns
     multisets = _unpack(keys, refined + 10)
     return Table(partition, refined, depth, scale, columns, multisets, _factor_indices(multisets, partition, refined, depth),
                  entry_multiset, entry_row, summed)
-
-
-Support = tuple[bool, ...] | None
-"""Which of the 52 cards a shoe holds (None: all may occur). A table built for a support leaves out
-the classes no card of it falls in: the same counts for that shoe, a smaller table."""
 
 
 def shoe_support(shoe: Shoe) -> Support:
@@ -286,102 +331,333 @@ def _refine(values: Array, weights: Array, tracked: Tracked, fine: Granularity, 
     return values, labels, weights
 
 
-def _side_classes(partition: Partition, present: Array) -> dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]]:
-    """For every hand of up to three point values (sorted): its hands of the ``present`` classes of
-    ``partition`` (class ids, sorted, padded with :data:`ABSENT`) and how many ways the hand's
-    positions can hold each."""
-    values = partition.values
-    by_value = [tuple(np.flatnonzero((values == value) & present).tolist()) for value in range(10)]
-    expansions: dict[tuple[int, ...], list[tuple[tuple[int, ...], int]]] = {}
-    for size in range(4):
-        for hand in itertools.combinations_with_replacement(range(10), size):
-            ways: dict[tuple[int, ...], int] = {}
-            for classes in itertools.product(*(by_value[value] for value in hand)):
-                key = tuple(sorted(classes)) + (ABSENT,) * (3 - size)
-                ways[key] = ways.get(key, 0) + 1
-            expansions[hand] = list(ways.items())
-    return expansions
-
-
-def _counted_table(decisions: Decisions, counted: Tracked, values: Array, weights: Array, support: Support) -> Table:
-    """Every coup by coup class and, for each counted predicate, how many cards of each hand it
-    holds for (what count(), player_count() and banker_count() read). Cards are refined hand by hand
-    to the predicates' granularity, not slot by slot: a hand of values splits into hands of classes,
-    each as often as the hand's positions allow. The classes are the cards' point values split by
-    what the predicates tell apart (no finer)."""
+def counted_partition(counted: Tracked) -> Partition:
+    """The classes of cards the counted predicates tell apart: each point value split by which of
+    them hold (no finer)."""
     signature = np.stack([np.asarray(POINT_VALUES)[np.arange(52) // 4]] + [counted_truth(key) for key, _ in counted], axis=1)
     _, labels = np.unique(signature, axis=0, return_inverse=True)
-    partition = Partition(tuple(labels.ravel().tolist()))
-    truths = np.zeros((len(counted), partition.classes), dtype=np.int64)  # (predicates, classes)
+    return Partition(tuple(labels.ravel().tolist()))
+
+
+@lru_cache(maxsize=64)
+def _compositions(total: int, parts: int) -> tuple[Array, Array]:
+    """Every way to put ``total`` cards into ``parts`` classes (rows of class counts) and the
+    orderings of each (total! / prod of its counts!), in one fixed order."""
+    if not parts:
+        return np.zeros((1 if total == 0 else 0, 0), dtype=np.int64), np.ones(1 if total == 0 else 0, dtype=np.int64)
+    ways = np.array([np.bincount(np.asarray(chosen, dtype=np.int64), minlength=parts)
+                     for chosen in itertools.combinations_with_replacement(range(parts), total)], dtype=np.int64).reshape(-1, parts)
+    factorials = np.cumprod(np.concatenate([[1], np.arange(1, MAX_CARDS + 1)]))
+    return ways, factorials[total] // np.prod(factorials[ways], axis=1)
+
+
+def _code(counts: Array, radix: int) -> Array:
+    """Rows of small counts as integers (digits in base ``radix``)."""
+    code: Array = counts @ (radix ** np.arange(counts.shape[1], dtype=np.int64))
+    return code
+
+
+@dataclass(frozen=True)
+class _Splits:
+    """For one point value of :func:`counted_table`: its classes, and for every (player, banker)
+    number of its cards, each way to give those cards classes: the index of the joint split among
+    the splits of all of them, what it adds to each hand's packed count of the predicates, and in
+    how many orders the hands' positions hold it."""
+
+    classes: Array
+    starts: Array  # (4, 4) first option of each (player, banker) number of cards; then the end
+    sizes: Array  # (4, 4)
+    joint: Array  # (options,) index among _compositions(p + b, classes)
+    player: Array
+    banker: Array
+    ways: Array
+
+    @classmethod
+    def of(cls, classes: Array, codes: Array) -> "_Splits":
+        parts: list[list[Array]] = [[], [], [], []]
+        sizes = np.zeros((4, 4), dtype=np.int64)
+        for player in range(4):
+            for banker in range(4):
+                left, left_ways = _compositions(player, len(classes))
+                right, right_ways = _compositions(banker, len(classes))
+                both = np.repeat(np.arange(len(left)), len(right)), np.tile(np.arange(len(right)), len(left))
+                joint, _ = _compositions(player + banker, len(classes))
+                order = np.argsort(_code(joint, FACTORS))
+                index = order[np.searchsorted(_code(joint, FACTORS)[order], _code(left[both[0]] + right[both[1]], FACTORS))]
+                for place, part in enumerate((index, left[both[0]] @ codes, right[both[1]] @ codes, left_ways[both[0]] * right_ways[both[1]])):
+                    parts[place].append(part)
+                sizes[player, banker] = len(index)
+        starts = np.concatenate([[0], np.cumsum(sizes.ravel())])[:-1].reshape(4, 4)
+        joint, player_codes, banker_codes, ways = (np.concatenate(part).astype(np.int64) for part in parts)
+        return cls(classes, starts, sizes, joint, player_codes, banker_codes, ways)
+
+
+Labeller = Callable[[Columns], Array]
+"""Rows (given as columns) to labels: two rows with equal labels may be merged (the bets settle them alike)."""
+
+
+def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None = None) -> Table:
+    """Every coup by coup class and, for each counted predicate, how many cards of each hand it
+    holds for (what count(), player_count() and banker_count() read), by multiset of the classes
+    the predicates tell apart (:func:`counted_partition`); with ``alike``, rows it labels alike
+    merged into one (the rows the bets and the winner tell apart: a few instead of thousands).
+
+    A coup's sequences of classes depend on its point values only through how many cards of each
+    value each hand holds, and each value's cards split into classes independently: for p player
+    and b banker cards of a value, each split (a_s, b_s) over its classes s occurs in
+    p!/prod a_s! * b!/prod b_s! orders and adds sum a_s to the player's counts of the predicates
+    holding for s. So the coups are grouped by coup class and the values of each hand (the coup
+    classes that settle alike at every count merged first), and each group is split value by value;
+    a split's multiset of classes, and so its weight, is indexed by arithmetic, never sorted. A
+    group that falls in one event whatever the counts (with Super Tie, every coup but a six-card
+    tie) is not split at all: its cards stay point values (by Vandermonde's identity, the sum of
+    its splits), so the table holds tens of thousands of entries, not millions."""
+    partition = counted_partition(counted)
+    truths = np.zeros((len(counted), partition.classes), dtype=np.int64)
     for index, (key, _) in enumerate(counted):
         truths[index, list(partition.labels)] = counted_truth(key)
+    codes = (4 ** np.arange(len(counted), dtype=np.int64)) @ truths  # a class's packed truths: counts of up to 3 cards never carry
+    splits = [_Splits.of(np.flatnonzero(partition.values == value), codes[partition.values == value]) for value in range(10)]
+    narrow, weights = _value_sequences(decisions)
+    values = narrow.astype(np.int64)
+    if decisions.scale**2 * MAX_ORDERINGS * MAX_ORDERINGS >= INT64_SAFE:  # weights times orderings: Python integers
+        weights = weights.astype(object)
     klass = ((((values[0] + values[2]) % 10) * 10 + (values[1] + values[3]) % 10) * 11 + values[4] + 1) * 11 + values[5] + 1
-    sides = []
+    present = np.zeros(12100, dtype=bool)  # coup classes by code (two-card totals, third cards): a dense map, not a sort
+    present[klass] = True
+    coups = np.flatnonzero(present)
+    coup_of = np.cumsum(present)[klass] - 1
+    keys = np.stack([coups // 1210, coups // 121 % 10, coups // 11 % 11 - 1, coups % 11 - 1])
+    cards = np.stack([2 + (keys[2] >= 0), 2 + (keys[3] >= 0)])  # (sides, coups)
+    reach = [np.zeros(1, dtype=np.int64)]  # the packed counts n cards of a hand can hold
+    for _ in range(3):
+        reach.append(np.unique(reach[-1][:, None] + codes[None, :]))
+    widths = np.array([len(part) for part in reach])
+    padded = np.zeros((4, int(widths.max())), dtype=np.int64)
+    for count, part in enumerate(reach):
+        padded[count, : len(part)] = part
+    sizes = widths[cards[0]] * widths[cards[1]]  # the candidate rows: each coup class with every pair of counts its hands can hold
+    row_coup = np.repeat(np.arange(len(coups)), sizes)
+    within = np.arange(len(row_coup)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    banker_width = widths[cards[1]][row_coup]
+    side_codes = (padded[cards[0][row_coup], within // banker_width], padded[cards[1][row_coup], within % banker_width])
+    columns = coup_columns(keys[0][row_coup], keys[1][row_coup], keys[2][row_coup], keys[3][row_coup], decisions.rules.naturals)
+    for index, (key, _) in enumerate(counted):
+        for side, code in zip(SIDES, side_codes):
+            columns[f"{key}:{side}"] = (code // 4**index % 4).astype(np.int8)
+    columns.levels.update(counted)
+    if alike is None:
+        events, representatives, row_event = len(row_coup), np.arange(len(row_coup)), np.arange(len(row_coup))
+    else:
+        found, representatives, row_event = np.unique(alike(columns), axis=0, return_index=True, return_inverse=True)
+        events, row_event = len(found), row_event.ravel()
+    # coup classes whose rows fall in the same events merged (all of them kept apart without ``alike``)
+    shape = cards[0] * 4 + cards[1]
+    starts = np.cumsum(sizes) - sizes
+    merged_of = np.zeros(len(coups), dtype=np.int64)
+    merged_start, merged_shape, merged_event, merged = [], [], [], 0
+    for kind in np.unique(shape):
+        chosen = np.flatnonzero(shape == kind)
+        pattern = row_event[starts[chosen][:, None] + np.arange(sizes[chosen[0]])]
+        distinct, leading, alike_of = np.unique(pattern, axis=0, return_index=True, return_inverse=True)
+        merged_of[chosen] = merged + alike_of.ravel()
+        merged_start.extend(starts[chosen[leading]].tolist())
+        merged_shape.extend([kind] * len(distinct))
+        merged_event.extend(np.where((distinct == distinct[:, :1]).all(axis=1), distinct[:, 0], -1).tolist())  # one event at every count, or -1
+        merged += len(distinct)
+    group_start, group_shape = np.asarray(merged_start, dtype=np.int64), np.asarray(merged_shape, dtype=np.int64)
+    hands = []
     for positions in ((0, 2, 4), (1, 3, 5)):
         code = np.zeros(values.shape[1], dtype=np.int64)
         for row in np.sort(values[list(positions)], axis=0):
             code = code * 11 + row + 1
-        sides.append(code)
-    groups, group_index = np.unique((klass * 11**3 + sides[0]) * 11**3 + sides[1], return_inverse=True)
-    group_weight = np.zeros(len(groups), dtype=weights.dtype)
-    np.add.at(group_weight, group_index, weights)
-    expansions = _side_classes(partition, _present(np.asarray(partition.labels), partition.classes, support))
-    hands = list(expansions)
-    code_of_hand = {sum((value + 1) * 11 ** (2 - position) for position, value in enumerate(sorted(list(hand) + [NOT_DEALT] * (3 - len(hand))))): index
-                    for index, hand in enumerate(hands)}  # as np.sort lays a hand out: the empty places first
-    starts = np.cumsum([0] + [len(expansions[hand]) for hand in hands])
-    ids = np.asarray([ids for hand in hands for ids, _ in expansions[hand]], dtype=np.int8)  # class ids below 64: a byte each
-    ways = np.asarray([ways for hand in hands for _, ways in expansions[hand]], dtype=np.int64)
-    side_hands = [np.array([code_of_hand[int(code)] for code in part.tolist()]) for part in ((groups // 11**3) % 11**3, groups % 11**3)]
-    player_count, banker_count = (starts[hand + 1] - starts[hand] for hand in side_hands)
-    repeats = player_count * banker_count
-    if repeats.sum() > MAX_SEQUENCES:
-        raise InputError(f"the counts tell {partition.classes} classes of cards apart, too many to tabulate ({int(repeats.sum()):,} hands)")
-    origin = np.repeat(np.arange(len(groups)), repeats)
-    within = np.arange(len(origin)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
-    player_choice = starts[side_hands[0][origin]] + within // banker_count[origin]
-    banker_choice = starts[side_hands[1][origin]] + within % banker_count[origin]
-    weight = group_weight[origin] * ways[player_choice] * ways[banker_choice]
-    held = np.vstack([ids[player_choice].T, ids[banker_choice].T])  # (6, entries) class ids
-    row_code = groups[origin] // 11**6
-    del within, player_choice, banker_choice, origin  # millions of entries each: freed before the next arrays
-    padded = np.zeros((len(counted), ABSENT + 1), dtype=np.int64)  # absent cards hold for nothing
-    padded[:, : truths.shape[1]] = truths
-    for side_rows in (held[:3], held[3:]):
-        for predicate in padded:
-            row_code = row_code * 4 + predicate[side_rows].sum(axis=0)
-    rows, row_index = np.unique(row_code, return_inverse=True)
-    del row_code
-    codes, found = rows.copy(), []
-    for side in reversed(SIDES):
-        for key, _ in reversed(counted):
-            found.append((f"{key}:{side}", codes % 4))
-            codes //= 4
-    keys = np.stack([codes // 1210, codes // 121 % 10, codes // 11 % 11 - 1, codes % 11 - 1])
-    columns = coup_columns(keys[0], keys[1], keys[2], keys[3], decisions.rules.naturals)
-    columns.update(dict(found))
-    columns.levels.update(counted)
-    return _collect(partition, partition.classes, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(held), weight)
+        hands.append(code)
+    groups, group_of = np.unique((merged_of[coup_of] * 11**3 + hands[0]) * 11**3 + hands[1], return_inverse=True)
+    group_weight = _sums(group_of.ravel(), weights, len(groups))
+    del narrow, values, weights, klass, coup_of, hands, group_of  # a million entries each: freed before the splits
+    held = np.zeros((2, len(groups), 10), dtype=np.int64)  # each group's cards of each value, by hand
+    for hand, code in enumerate((groups // 11**3 % 11**3, groups % 11**3)):
+        for digit in range(3):
+            value = code // 11**digit % 11 - 1
+            dealt = np.flatnonzero(value >= 0)
+            held[hand, dealt, value[dealt]] += 1
+    group_merged = groups // 11**6
+    # a group whose coup class falls in one event at every count needs no split: its cards stay point values
+    whole = np.asarray(merged_event, dtype=np.int64)[group_merged]
+    whole_groups = np.flatnonzero(whole >= 0)
+    _, whole_of = np.unique(_code((held[0] + held[1])[whole_groups], FACTORS), return_inverse=True)
+    whole_counts = (held[0] + held[1])[whole_groups][np.unique(whole_of.ravel(), return_index=True)[1]]
+    split_groups = np.flatnonzero(whole < 0)
+    held = held[:, split_groups]
+    values_held = held[0] + held[1]
+    _, set_of = np.unique(_code(values_held, FACTORS), return_inverse=True)
+    set_of = set_of.ravel()
+    set_counts = values_held[np.unique(set_of, return_index=True)[1]]
+    choices = np.stack([np.asarray([len(_compositions(count, len(splits[value].classes))[0]) for count in range(MAX_CARDS + 1)])
+                        for value in range(10)])  # (values, cards): splits of that many cards of the value
+    set_sizes = np.prod(choices[np.arange(10), set_counts], axis=1)
+    set_start = np.cumsum(set_sizes) - set_sizes
+    split_multisets = _class_multisets(splits, set_counts, choices, partition.classes)
+    by_value = np.zeros((len(whole_counts), partition.classes + 10), dtype=np.int8)
+    by_value[:, partition.classes :] = whole_counts
+    multisets = np.concatenate([split_multisets, by_value])
+    # each group's values split one after the other: the options of each value (all values' options
+    # in one list, then one that adds nothing), where its split of the joint cards counts in the
+    # multiset's index, and which values branch (those with one option are added up front)
+    firsts = np.cumsum([0] + [len(split.joint) for split in splits])
+    option_joint, option_player, option_banker, option_ways = (np.concatenate([getattr(split, name) for split in splits] + [np.array([fill])])
+                                                               for name, fill in (("joint", 0), ("player", 0), ("banker", 0), ("ways", 1)))
+    start = np.stack([firsts[value] + split.starts[held[0][:, value], held[1][:, value]] for value, split in enumerate(splits)], axis=1)
+    size = np.stack([split.sizes[held[0][:, value], held[1][:, value]] for value, split in enumerate(splits)], axis=1)
+    width = choices[np.arange(10), values_held]
+    radix = np.cumprod(np.concatenate([np.ones((len(split_groups), 1), dtype=np.int64), width[:, :-1]], axis=1), axis=1)
+    single = size == 1
+    player_fixed = np.where(single, option_player[start], 0).sum(axis=1)
+    banker_fixed = np.where(single, option_banker[start], 0).sum(axis=1)
+    ways_fixed = np.prod(np.where(single, option_ways[start], 1), axis=1)
+    order = np.argsort(single, axis=1, kind="stable")  # the branching values first
+    slots = int((~single).sum(axis=1).max(initial=0))
+    branching = ~np.take_along_axis(single, order, axis=1)[:, :slots]
+    slot_start = np.where(branching, np.take_along_axis(start, order, axis=1)[:, :slots], len(option_joint) - 1)
+    slot_size = np.where(branching, np.take_along_axis(size, order, axis=1)[:, :slots], 1)
+    slot_radix = np.take_along_axis(radix, order, axis=1)[:, :slots]
+    expanded = np.prod(size, axis=1)
+    if int(expanded.sum()) > MAX_SEQUENCES:
+        raise InputError(f"the counts tell {partition.classes} classes of cards apart, too many to tabulate ({int(expanded.sum()):,} splits)")
+    possible = events * len(multisets)
+    whole_keys = whole[whole_groups] * len(multisets) + len(split_multisets) + whole_of.ravel()
+    largest = max(len(split.classes) for split in splits) ** MAX_CARDS  # no split of a coup has more orders than this
+    dense = possible <= DENSE_KEYS and group_weight.dtype != object and float(group_weight.sum(dtype=np.float64)) * largest < FLOAT_EXACT / 2
+    whole_weight = group_weight[whole_groups]
+    group_weight, group_merged = group_weight[split_groups], group_merged[split_groups]
+    summed = np.zeros(possible if dense else 0)  # float64, exact: every partial sum is below 2^53
+    if dense and len(whole_keys):
+        summed += np.bincount(whole_keys, whole_weight, minlength=possible)
+    found_keys, found_weights = [whole_keys], [whole_weight]
+    bounds = np.searchsorted(np.cumsum(expanded), np.arange(CHUNK, int(expanded.sum()) + CHUNK, CHUNK), side="right")
+    for first, last in zip(np.concatenate([[0], bounds[:-1]]), bounds):
+        if first == last:
+            continue
+        origin = np.arange(first, last)
+        local, player, banker = np.zeros(len(origin), dtype=np.int64), player_fixed[origin], banker_fixed[origin]
+        ways = group_weight[origin] * ways_fixed[origin]
+        for slot in range(slots):
+            repeats = slot_size[origin, slot]
+            copies = np.repeat(np.arange(len(origin)), repeats)
+            option = slot_start[origin, slot][copies] + np.arange(len(copies)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+            origin, local, player, banker, ways = origin[copies], local[copies], player[copies], banker[copies], ways[copies]
+            local += option_joint[option] * slot_radix[origin, slot]
+            player += option_player[option]
+            banker += option_banker[option]
+            ways *= option_ways[option]
+        kind = group_shape[group_merged[origin]]
+        row = group_start[group_merged[origin]] + _position(reach, kind // 4, player) * widths[kind % 4] + _position(reach, kind % 4, banker)
+        keys = row_event[row] * len(multisets) + set_start[set_of[origin]] + local
+        if dense:
+            summed += np.bincount(keys, ways, minlength=possible)
+            continue
+        keys, ways = _merged(keys, ways, possible)
+        found_keys.append(keys)
+        found_weights.append(ways)
+    if dense:
+        entry_keys = np.flatnonzero(summed)
+        entry_weight = summed[entry_keys].astype(np.int64)
+    else:
+        entry_keys, entry_weight = _merged(np.concatenate(found_keys), np.concatenate(found_weights), possible)
+    entry_event, entry_multiset = np.divmod(entry_keys, len(multisets))
+    held_events, entry_row = np.unique(entry_event, return_inverse=True)  # rows no coup reaches left out
+    representatives = representatives[held_events]
+    event_columns = Columns({name: column[representatives] for name, column in columns.items()}, columns.levels)
+    return Table(partition, partition.classes, MAX_CARDS, decisions.scale**2, event_columns, multisets,
+                 _factor_indices(multisets, partition, partition.classes, MAX_CARDS), entry_multiset, entry_row.ravel(), entry_weight)
+
+
+def _position(reach: list[Array], cards: Array, code: Array) -> Array:
+    """Where each packed count ``code`` of a hand of ``cards`` cards lies among those it can hold."""
+    position = np.zeros(len(code), dtype=np.int64)
+    for count in (2, 3):  # a hand holds two or three cards
+        chosen = cards == count
+        position[chosen] = np.searchsorted(reach[count], code[chosen])
+    return position
+
+
+CHUNK = 1 << 19
+"""Splits of coups expanded at once (their arrays take a few tens of megabytes)."""
+DENSE_KEYS = 1 << 24
+"""Entries are merged by a count over every possible key up to this many keys, else by sorting."""
+
+
+def _small(weights: Array) -> bool:
+    """Whether the ``weights`` (from 0) add up below 2^53, so that float64 sums them exactly (the
+    float sum errs by far less than the margin left)."""
+    return weights.dtype != object and float(weights.sum(dtype=np.float64)) < FLOAT_EXACT / 2
+
+
+def _sums(index: Array, weights: Array, length: int) -> Array:
+    """The sum of the ``weights`` at each index 0 .. length - 1, exactly (float64 while every sum is below 2^53)."""
+    if _small(weights):
+        summed: Array = np.bincount(index, weights, minlength=length).astype(weights.dtype)
+        return summed
+    summed = np.zeros(length, dtype=weights.dtype)
+    np.add.at(summed, index, weights)
+    return summed
+
+
+def _merged(keys: Array, weights: Array, possible: int) -> tuple[Array, Array]:
+    """The distinct ``keys`` (below ``possible``) in order and the sum of the ``weights`` of each, exactly.
+
+    >>> [array.tolist() for array in _merged(np.array([5, 2, 5]), np.array([1, 7, 3]), 8)]
+    [[2, 5], [7, 4]]
+    """
+    if possible <= DENSE_KEYS and _small(weights):
+        sums = np.bincount(keys, weights, minlength=possible)
+        present = np.flatnonzero(sums)
+        return present, sums[present].astype(weights.dtype)
+    distinct, index = np.unique(keys, return_inverse=True)
+    return distinct, _sums(index.ravel(), weights, len(distinct))
+
+
+def _class_multisets(splits: list[_Splits], value_sets: Array, choices: Array, classes: int) -> Array:
+    """Every multiset of classes of each set of values (rows of ``value_sets``: cards of each value),
+    in the order :func:`counted_table` indexes them: the split of each value's cards a digit, the
+    first value's the fastest (then the ten value counts of the table's layout, all 0)."""
+    sizes = np.prod(choices[np.arange(10), value_sets], axis=1)
+    origin = np.repeat(np.arange(len(value_sets)), sizes)
+    local = np.arange(len(origin)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    multisets = np.zeros((len(origin), classes + 10), dtype=np.int8)
+    for value, split in enumerate(splits):
+        if not len(split.classes):
+            continue
+        counts = value_sets[origin, value]
+        width = choices[value][counts]
+        table = np.zeros((MAX_CARDS + 1, int(choices[value].max()), len(split.classes)), dtype=np.int8)  # each count's splits
+        for count in range(MAX_CARDS + 1):
+            ways, _ = _compositions(count, len(split.classes))
+            table[count, : len(ways)] = ways
+        multisets[:, split.classes] = table[counts, local % width]
+        local //= width
+    return multisets
 
 
 @lru_cache(maxsize=8)
 def build_coup_table(decisions: Decisions, tracked: Tracked = (), support: Support = None) -> Table:
     """Every coup of the rules, by coup class (two-card totals and third cards) and the tracked
     slots' classes, and by multiset of cards used (refined for tracked slots); with a support, only
-    the coups it can deal. A count of the cards (:data:`~exact_odds.core.features.COUNTED`) alone is
-    tabulated hand by hand; with other slots, every slot is tracked at its granularity and the counts
-    follow from them. Built once per process; :func:`exact_odds.engine.store.coup_table` also keeps
-    the plain table of point values on disk."""
+    the coups it can deal. Counts of the cards (:data:`~exact_odds.core.features.COUNTED`) alone are
+    tabulated by :func:`counted_table` (for every shoe: a class no card of a shoe falls in weighs
+    nothing); with other slots, every slot is tracked at its granularity and the counts follow from
+    them. Built once per process; :func:`exact_odds.engine.store.coup_table` keeps tables on disk."""
     counted = tuple((key, level) for key, level in tracked if key.startswith(COUNTED))
-    values, weights = coup_sequences(decisions)
+    if counted and len(counted) == len(tracked):
+        return counted_table(decisions, counted)
+    narrow, weights = _value_sequences(decisions)
+    values = narrow.astype(np.int64)
     if decisions.scale**2 * MAX_ORDERINGS >= INT64_SAFE:  # the sums of a multiset's orderings: Python integers
         weights = weights.astype(object)
     if support is not None:
         held = _present(np.asarray(POINT_VALUES)[np.arange(52) // 4], 10, support)
         keep = np.all(held[values] | (values < 0), axis=0)
         values, weights = values[:, keep], weights[keep]
-    if counted and len(counted) == len(tracked):
-        return _counted_table(decisions, counted, values, weights, support)
     if counted:
         tracked = tracked_key(split_counted(dict(tracked))[0])
     fine = Granularity.VALUE
@@ -410,26 +686,39 @@ def build_coup_table(decisions: Decisions, tracked: Tracked = (), support: Suppo
     return _collect(Partition.of(fine), refined, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(ids), weights)
 
 
-@lru_cache(maxsize=4)
-def card_table(tracked: Tracked) -> Table:
-    """Every ordered draw of the cards in the tracked slots (the first cards of a coup), one row per
-    sequence of classes at the slots' granularity."""
+def card_partition_of(tracked: Tracked) -> Partition:
+    """The classes of the tracked slots' granularity (the finest of them): what a table of first-card
+    draws tells apart when nothing narrower is known."""
     fine = Granularity.VALUE
     for _, level in tracked:
         fine = fine.join(level)
+    return Partition.of(fine)
+
+
+@lru_cache(maxsize=8)
+def card_table(tracked: Tracked, partition: Partition | None = None) -> Table:
+    """Every ordered draw of the cards in the tracked slots (the first cards of a coup), one row per
+    sequence of classes of ``partition`` (else of the slots' granularity: :func:`card_partition_of`).
+    A partition coarser than the granularity must decide everything read of the slots (as
+    :func:`~exact_odds.engine.patterns.card_partition` does for a set of bets); each row's cards are
+    one card of each class (the lowest), read at the slots' own levels."""
     if any(SLOTS.index(slot) >= 4 for slot, _ in tracked):
         raise ValueError("a third card is dealt only when the coup draws it: count it through the coup")
-    sequences = fine.classes ** len(tracked)
+    partition = partition or card_partition_of(tracked)
+    classes = partition.classes
+    sequences = classes ** len(tracked)
     if sequences > MAX_SEQUENCES:
         raise InputError(f"the bets read {', '.join(slot for slot, _ in tracked)} too finely to tabulate ({sequences:,} sequences)")
-    labels = np.indices((fine.classes,) * len(tracked), dtype=np.int16).reshape(len(tracked), -1)
+    labels = np.indices((classes,) * len(tracked), dtype=np.int16).reshape(len(tracked), -1)
     ids = np.vstack([labels, np.full((MAX_CARDS - len(tracked), labels.shape[1]), ABSENT, dtype=np.int16)]).astype(np.int64)  # every card refined
+    cards = np.full(classes, 52, dtype=np.int64)
+    np.minimum.at(cards, np.asarray(partition.labels), np.arange(52))
     columns = Columns(levels=dict(tracked))
-    for (slot, level), label in zip(tracked, labels):
-        columns.update(card_columns(slot, level, relabel(label, fine, level)))
+    for (slot, _), label in zip(tracked, labels):
+        columns.update(card_columns(slot, Granularity.CARD, cards[label]))
     if not tracked:
         columns["rows"] = np.zeros(1, dtype=np.int64)
-    return _collect(Partition.of(fine), fine.classes, len(tracked), 1, columns, np.arange(labels.shape[1]), _pack(ids), np.ones(labels.shape[1], dtype=np.int64))
+    return _collect(partition, classes, len(tracked), 1, columns, np.arange(labels.shape[1]), _pack(ids), np.ones(labels.shape[1], dtype=np.int64))
 
 
 MAX_SLOT_ROWS = 8_000_000

@@ -715,7 +715,7 @@ def with_optimal(rules: DrawRules, policy: Policy, shoe: Shoe) -> Policy:
     try:
         game_rules(rules)
     except InputError as error:
-        raise InputError(f"--policy optimal solves chemin de fer as a game: {error}") from None
+        raise InputError(f"policy optimal solves chemin de fer as a game: {error}", parameter="policy") from None
     solved = optimal_policy(solve(rules, shoe, rules.commission / 100))
     return with_base(rules, policy, solved)
 

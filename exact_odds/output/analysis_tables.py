@@ -9,6 +9,7 @@ from ..core.numbers import fixed, percent, square_root
 from ..core.rules import PUNTO_BANCO
 from ..engine.analysis import Analysis, BetAnalysis
 from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
+from ..records import versioned
 
 
 def standard_deviation(result: BetAnalysis, places: int = 4) -> str:
@@ -132,11 +133,11 @@ def value_text(feature: str, value: int) -> str:
 
 def by_document(feature: str, rows: list[tuple[int, Analysis]]) -> Document:
     """P(banker), P(player), P(tie) and each bet's expectation for each value of a feature."""
-    record = {"by": feature, "rows": [
+    record = versioned("by", {"by": feature, "rows": [
         {"value": value_text(feature, value), "combinations": analysis.total, "probability": str(analysis.given.probability if analysis.given else 1),
          "outcomes": {name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES},
          "bets": {result.bet.name: {"expected_value": str(result.expected_value)} for result in analysis.bets}}
-        for value, analysis in rows]}
+        for value, analysis in rows]})
     bets = [result.bet.name for result in rows[0][1].bets] if rows else []
     values = [[value_text(feature, value), f"{analysis.total:,}", fixed(analysis.given.probability if analysis.given else Fraction(1), 6)]
               + [fixed(analysis.probability(name), 6) for name in OUTCOMES] + [fixed(result.expected_value, 6) for result in analysis.bets]
@@ -157,8 +158,8 @@ def choices_document(analyses: list[Analysis], notes: list[str], returns: bool) 
     values = ", ".join(f"{analysis.decisions.policy}: {fixed(Fraction(analysis.outcomes['player'] - analysis.outcomes['banker'], analysis.total), 6)}"
                        for analysis in analyses)
     verdict = f"Better for the player: {best.decisions.policy} (player bet expected value {values})"
-    record = {"rules": best.decisions.rules.name, "choices": [analysis.to_dict(notes) for analysis in analyses],
-              "better_for_player": str(best.decisions.policy)}
+    record = versioned("choices", {"rules": best.decisions.rules.name, "choices": [analysis.to_dict(notes) for analysis in analyses],
+                                   "better_for_player": str(best.decisions.policy)})
     flat = table(["policy", *CSV_HEADERS], [[analysis.decisions.policy, *row] for analysis in analyses for row in csv_rows(analysis)])
     blocks = [block for analysis in analyses for block in analysis_blocks(analysis, [], returns)]
     blocks.append(Paragraph("\n".join([verdict] + [f"Note: {note}" for note in notes])))

@@ -9,6 +9,7 @@ from ..core.rules import DRAW, PUNTO_BANCO, STAND
 from ..games.chemin import Key, Solution, key_text
 from .blocks import Block, Comment, Data, Document, Exact, Items, Paragraph, Strong, Table, table
 from .render import render
+from ..records import versioned
 
 MARKS = 11
 """The tableau's columns of marks: the player's third card 0-9, and stood."""
@@ -119,7 +120,7 @@ def solution_document(solution: Solution) -> Document:
     typeset += [tableau, Paragraph(f"{legend}.")]
     typeset += [Paragraph((f"Banker mixes at {key_text(banker)} vs {third}: draws with probability ", Exact(draw), "."))
                 for banker, third, draw in solution.banker if 0 < draw < 1]
-    return Document(tuple(blocks), Data(solution_record(solution)), tuple(typeset))
+    return Document(tuple(blocks), Data(versioned("chemin_de_fer", solution_record(solution))), tuple(typeset))
 
 
 def render_solution(solution: Solution, fmt: str) -> str:

@@ -20,10 +20,11 @@ from ..errors import InputError
 from .analysis_tables import analysis_document
 from .blocks import Data, Document, Heading, Link, Paragraph, Table, table
 from .render import render_csv, render_json, render_markdown
-from ..core.numbers import fixed, parse_count, percent, shown
+from ..core.numbers import fixed, parse_count, shown
 from ..core.policy import Decisions
 from ..core.rules import PUNTO_BANCO
 from ..core.shoe import shoe_of_decks
+from ..records import versioned
 
 
 MAX_DECK_COUNTS = 64
@@ -50,15 +51,18 @@ def parse_deck_list(text: str) -> list[int | str]:
     return list(dict.fromkeys(decks))
 
 
-def summary_rows(analyses: dict[int | str, Analysis]) -> list[list[str]]:
+def summary_rows(analyses: dict[int | str, Analysis], sign: bool = True) -> list[list[str]]:
+    """Each bet's house edge in percent by deck count (without the ``%`` sign: a number for CSV)."""
     names = [result.bet.name for result in next(iter(analyses.values())).bets]
     rows = []
     for index, name in enumerate(names):
-        rows.append([name] + [percent(analysis.bets[index].house_edge, 6) for analysis in analyses.values()])
+        rows.append([name] + [fixed(analysis.bets[index].house_edge * 100, 6) + ("%" if sign else "") for analysis in analyses.values()])
     return rows
 
 
 def summary_files(analyses: dict[int | str, Analysis]) -> dict[str, str]:
+    """The house edge of every bet by deck count: exact in summary.json, in percent in summary.csv
+    (numbers) and summary.md."""
     labels = [("infinite" if decks == "inf" else f"{decks} deck{'s' if decks != 1 else ''}") for decks in analyses]
     rows = summary_rows(analyses)
     exact = {
@@ -66,7 +70,7 @@ def summary_files(analyses: dict[int | str, Analysis]) -> dict[str, str]:
         for index, result in enumerate(next(iter(analyses.values())).bets)
     }
     document = Document((Heading(1, "House edge of every bet by deck count"), Paragraph("Exact values: summary.json."), table(["bet"] + labels, rows)),
-                        Data({"house_edge_by_decks": exact}, table(["bet"] + [str(decks) for decks in analyses], rows)))
+                        Data(versioned("export_summary", {"house_edge_by_decks": exact}), table(["bet"] + [str(decks) for decks in analyses], summary_rows(analyses, sign=False))))
     return {"summary.csv": render_csv(document), "summary.json": render_json(document), "summary.md": render_markdown(document)}
 
 

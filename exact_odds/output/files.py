@@ -15,7 +15,7 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator
+from collections.abc import Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -140,13 +140,14 @@ class FolderTarget:
     def __exit__(self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None) -> None:
         self.discard()
 
-    def write(self, files: dict[str, str]) -> None:
-        """Write ``files`` (name: text) and a manifest, then put them in place."""
+    def write(self, files: Mapping[str, str | bytes]) -> None:
+        """Write ``files`` (name: text, or bytes as they are) and a manifest, then put them in place."""
+        encoded = {name: text.encode("utf-8") if isinstance(text, str) else text for name, text in files.items()}
         try:
-            for name, text in files.items():
+            for name, data in encoded.items():
                 (self.staging / name).parent.mkdir(parents=True, exist_ok=True)
-                (self.staging / name).write_text(text, encoding="utf-8")
-            manifest = {name: hashlib.sha256(text.encode("utf-8")).hexdigest() for name, text in sorted(files.items())}
+                (self.staging / name).write_bytes(data)
+            manifest = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(encoded.items())}
             (self.staging / MANIFEST).write_text(json_text({"files": manifest}), encoding="utf-8")
         except OSError as error:
             self.discard()

@@ -64,7 +64,9 @@ def removal_figure(results: Sequence[Any], fmt: str = "png") -> bytes:
     for axis, result in zip(axes[:, 0], results):
         axis.bar(RANKS, [100 * float(effect) if effect is not None else 0.0 for effect in result.effects])
         axis.axhline(0, color="black", linewidth=0.8)
-        axis.set_title(f"{result.bet.name}: effect of removing one card (% of a unit)")
+        axis.set_xlabel("rank removed")
+        axis.set_ylabel("change in EV (% of a unit)")
+        axis.set_title(f"{result.bet.name}: effect of removing one card")
     return rendered(figure, fmt)
 
 
@@ -82,11 +84,15 @@ def edge_by_decks_figure(name: str, decks: Sequence[int], edges: Sequence[float]
     return rendered(figure, fmt)
 
 
-def count_figure(name: str, thresholds: Sequence[int], gains: Sequence[float], errors: Sequence[float], fmt: str = "svg") -> bytes:
-    """A count's win per shoe (units) when betting at each true count threshold, with one standard error."""
+def count_figure(name: str, thresholds: Sequence[int], gains: Sequence[float], errors: Sequence[float], shown: tuple[int, int],
+                 fmt: str = "svg") -> bytes:
+    """A count's win per shoe (units) when betting at each true count threshold, with one standard
+    error, over the thresholds ``shown`` (first, last: those of the table beside it)."""
     plt = pyplot()
     figure, axis = plt.subplots(figsize=(6.4, 3.2))
     axis.errorbar(list(thresholds), list(gains), yerr=list(errors), marker="o", capsize=3)
+    axis.set_xlim(shown[0] - 0.5, shown[1] + 0.5)
+    axis.set_xticks(list(range(shown[0], shown[1] + 1)))
     axis.axhline(0, color="black", linewidth=0.8)
     axis.set_xlabel("bet at true count at or above")
     axis.set_ylabel("win per shoe (units)")

@@ -50,9 +50,10 @@ def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions:
     lines = list(coup.steps)
     condition = parse_condition(given) if given is not None else None
     if condition is not None and condition.slots:
-        raise InputError(f"--given on a coup in progress reads the coup's features, not card slots ({', '.join(sorted(condition.slots))}): {given}")
+        raise InputError(f"given on a coup in progress reads the coup's features, not card slots ({', '.join(sorted(condition.slots))}): {given}",
+                         parameter="given")
     if coup.complete and condition is not None:
-        raise InputError("--given needs a coup in progress: these cards settle it")
+        raise InputError("given needs a coup in progress: these cards settle it", parameter="given")
     if coup.complete:
         if len(cards) > coup.cards_used:
             extra = " ".join(str(card) for card in cards[coup.cards_used :])

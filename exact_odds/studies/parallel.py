@@ -127,10 +127,10 @@ def local_executor(workers: int) -> Iterator[concurrent.futures.Executor]:
 
 def check_address(address: str) -> None:
     if not ADDRESS.fullmatch(address):
-        raise InputError(f"--scheduler {shown(address)}: expected a dask scheduler address such as tcp://host:8786")
+        raise InputError(f"scheduler {shown(address)}: expected a dask scheduler address such as tcp://host:8786", parameter="scheduler")
     port = int(address.rpartition(":")[2])
     if not 1 <= port <= 65535:
-        raise InputError(f"--scheduler {shown(address)}: port {port} is out of range (1 to 65535)")
+        raise InputError(f"scheduler {shown(address)}: port {port} is out of range (1 to 65535)", parameter="scheduler")
 
 
 async def _identity(address: str) -> Any:
@@ -172,7 +172,7 @@ def cluster_executor(address: str) -> Iterator[concurrent.futures.Executor]:
     try:
         from distributed import Client
     except ImportError:
-        raise InputError("--scheduler needs dask.distributed: pip install 'exact_odds[cluster]'") from None
+        raise InputError("scheduler needs dask.distributed: pip install 'exact_odds[cluster]'", parameter="scheduler") from None
     outcome: dict[str, Any] = {}
 
     def connect() -> None:

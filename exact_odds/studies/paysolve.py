@@ -73,14 +73,15 @@ def choose_row(bet: Bet, row: str | None) -> int:
     if text.isdigit() and text.isascii():
         number = int(text)
         if not 1 <= number <= len(bet.rows):
-            raise InputError(f"--row {shown(row)}: {bet.name} has rows 1 to {len(bet.rows)}")
+            raise InputError(f"row {shown(row)}: {bet.name} has rows 1 to {len(bet.rows)}", parameter="row")
         return number - 1
     matching = [index for index, line in enumerate(bet.rows) if line.event.lower() == text.lower()]
     if not matching:
         events = "; ".join(f"{index + 1}: {line.event}" for index, line in enumerate(bet.rows))
-        raise InputError(f"--row {shown(row)} is not an event of {bet.name} (rows {events})"[:300])
+        raise InputError(f"row {shown(row)} is not an event of {bet.name} (rows {events})"[:300], parameter="row")
     if len(matching) > 1:
-        raise InputError(f"--row {shown(row)} is the event of rows {', '.join(str(index + 1) for index in matching)} of {bet.name}: give the row's number")
+        raise InputError(f"row {shown(row)} is the event of rows {', '.join(str(index + 1) for index in matching)} of {bet.name}: give the row's number",
+                         parameter="row")
     return matching[0]
 
 
@@ -118,11 +119,10 @@ def solve(shoe: Shoe, bet: Bet, decisions: Decisions, row: str | None = None, ed
 
 
 def solution_record(solution: PaySolution, shoe: Shoe) -> dict[str, Any]:
-    """The solution as exact fraction strings (and decimals for reading)."""
-    from ..core.numbers import fixed, percent
+    """The solution as exact fraction strings (and decimals as numbers, beside them)."""
 
-    def priced(pay: Fraction) -> dict[str, str]:
-        return {"pay": str(pay), "house_edge": str(solution.edge_at(pay)), "house_edge_percent": percent(solution.edge_at(pay), 6)}
+    def priced(pay: Fraction) -> dict[str, object]:
+        return {"pay": str(pay), "house_edge": str(solution.edge_at(pay)), "house_edge_percent": float(solution.edge_at(pay) * 100)}
 
     line = solution.analysis.bet.rows[solution.row]
     record: dict[str, Any] = {
@@ -130,10 +130,10 @@ def solution_record(solution: PaySolution, shoe: Shoe) -> dict[str, Any]:
         "shoe": str(shoe),
         "row": {"number": solution.row + 1, "event": line.event, "pays": str(solution.current_pay), "probability": str(solution.probability)},
         "house_edge_now": str(solution.analysis.house_edge),
-        "house_edge_now_percent": percent(solution.analysis.house_edge, 6),
+        "house_edge_now_percent": float(solution.analysis.house_edge * 100),
     }
     if solution.edge is not None and solution.pay is not None:
-        record.update({"edge": str(solution.edge), "pay": str(solution.pay), "pay_decimal": fixed(solution.pay, 6),
+        record.update({"edge": str(solution.edge), "pay": str(solution.pay), "pay_decimal": float(solution.pay),
                        "nearest_whole": [priced(pay) for pay in solution.nearest(Fraction(1))],
                        "nearest_half": [priced(pay) for pay in solution.nearest(Fraction(1, 2))]})
     if solution.max_edge is not None and solution.smallest_whole_pay is not None:

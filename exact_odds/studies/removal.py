@@ -21,6 +21,7 @@ from ..errors import InputError
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..output.blocks import Block, Data, Document, Group, Paragraph, table
+from ..records import versioned
 
 DECK = tuple(Card(rank, suit) for rank in RANKS for suit in "SHDC")
 
@@ -133,12 +134,10 @@ def betting_correlation(effects: tuple[Fraction | None, ...], tags: tuple[int, .
 
 
 def removal_record(result: RemovalEffects) -> dict[str, object]:
-    """One bet's effects, exact (fraction strings) and in percent, with the sum checks and counts."""
-    from ..core.numbers import percent
-
+    """One bet's effects, exact (fraction strings) and in percent (numbers), with the sum checks and counts."""
     record: dict[str, object] = {
         "expected_value": str(result.expected_value),
-        "effects": {rank: None if effect is None else {"exact": str(effect), "percent": percent(effect, 5)} for rank, effect in zip(RANKS, result.effects)},
+        "effects": {rank: None if effect is None else {"exact": str(effect), "percent": float(effect * 100)} for rank, effect in zip(RANKS, result.effects)},
         "weighted_sum": str(result.weighted_sum),
         "one_deck_linear_prediction": str(result.deck_prediction),
         "one_deck_removed_exact": None if result.deck_removed is None else str(result.deck_removed),
@@ -151,7 +150,7 @@ def removal_record(result: RemovalEffects) -> dict[str, object]:
 
 def removal_document(results: list[RemovalEffects], shoe: Shoe) -> Document:
     """The effects of each bet with its sum checks and counts; its record and its flat table."""
-    from ..core.numbers import percent
+    from ..core.numbers import fixed, percent
 
     blocks: list[Block] = [Paragraph(f"Effects of removing one card, {shoe} (change in expected value per unit bet)")]
     flat: list[list[object]] = []
@@ -159,7 +158,7 @@ def removal_document(results: list[RemovalEffects], shoe: Shoe) -> Document:
         level1, level2 = balanced_tags(result.effects, 1), balanced_tags(result.effects, 2)
         rows = [[rank, "n/a" if effect is None else str(effect), "none held" if effect is None else percent(effect, 5), tag1, tag2]
                 for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2)]
-        flat += [[result.bet.name, rank, "" if effect is None else effect, "" if effect is None else percent(effect, 6), tag1, tag2]
+        flat += [[result.bet.name, rank, "" if effect is None else effect, "" if effect is None else fixed(effect * 100, 6), tag1, tag2]
                  for rank, effect, tag1, tag2 in zip(RANKS, result.effects, level1, level2)]
         deck = "n/a" if result.deck_removed is None else percent(result.deck_removed, 6)
         blocks.append(Group((
@@ -169,7 +168,7 @@ def removal_document(results: list[RemovalEffects], shoe: Shoe) -> Document:
                       f"{percent(result.deck_prediction, 6)}, exact {deck}; betting correlation: level 1 "
                       f"{betting_correlation(result.effects, level1):.3f}, level 2 {betting_correlation(result.effects, level2):.3f}"),
         )))
-    record = {"shoe": str(shoe), "bets": {result.bet.name: removal_record(result) for result in results}}
+    record = versioned("eor", {"shoe": str(shoe), "bets": {result.bet.name: removal_record(result) for result in results}})
     return Document(tuple(blocks), Data(record, table(["bet", "rank", "effect", "effect_percent", "level_1_tag", "level_2_tag"], flat)))
 
 

@@ -84,7 +84,7 @@ def parse_tags(text: str) -> tuple[int, ...]:
             rank, _, tag = (part.strip() for part in entry.partition("="))
             index = rank_index(rank)
             if index in named:
-                raise InputError(f"--count names {RANKS[index]} twice")
+                raise InputError(f"count names {RANKS[index]} twice", parameter="count")
             named.add(index)
             tags[index] = _tag(tag, expected)
         return tuple(tags)
@@ -100,9 +100,9 @@ def _tag(text: str, expected: str) -> int:
 
 
 def parse_penetration(text: str) -> Fraction:
-    value = parse_exact(text, "--penetration", "14/16 or 0.875")
+    value = parse_exact(text, "penetration", "14/16 or 0.875", parameter="penetration")
     if not 0 < value < 1:
-        raise InputError(f"--penetration must lie strictly between 0 and 1, not {text!r}")
+        raise InputError(f"penetration must lie strictly between 0 and 1, not {text!r}", parameter="penetration")
     return value
 
 
@@ -143,6 +143,25 @@ def dealing_table(decisions: Decisions) -> tuple[np.ndarray, np.ndarray] | None:
     return cards, winners
 
 
+def _dealt(table: tuple[np.ndarray, np.ndarray], digits: np.ndarray, position: int, cut: int, after_cut: int | None,
+           coups_after_cut: int) -> tuple[list[int], list[int]]:
+    """The first card and the winner of each coup dealt from the point values ``digits`` from
+    ``position`` on (see :func:`deal_shoe`), the coups read off the dealing table."""
+    windows = np.zeros(max(0, len(digits) - 5), dtype=np.int64)
+    for offset in range(6):
+        windows = windows * 10 + digits[offset : offset + len(windows)]
+    following = (np.arange(len(windows)) + table[0][windows]).tolist()
+    starts = []
+    while after_cut != 0 and position < len(windows):
+        starts.append(position)
+        position = following[position]
+        if after_cut is not None:
+            after_cut -= 1
+        elif position > cut:
+            after_cut = coups_after_cut
+    return starts, table[1][windows[starts]].tolist()
+
+
 def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """One shuffled shoe of real cards (suited when the shoe knows its suits): per coup, the
     composition left in the shoe (per card when ``suited``, else per rank), the winner, and the true
@@ -154,45 +173,42 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
     cards = np.repeat(np.arange(len(full)), full)
     rng.shuffle(cards)
     ranks = cards // 4 if by_card else cards
-    values = np.asarray(POINT_VALUES)[ranks].tolist()
+    digits = np.asarray(POINT_VALUES)[ranks]
     size = len(cards)
     seen = np.ones(size, dtype=bool)
     position = 0
     if settings.burn:
-        burned = values[0] or 10
+        burned = int(digits[0]) or 10
         seen[1 : 1 + burned] = False
         position = 1 + burned
     cut = math.floor(size * settings.penetration)
-    starts, winners = [], []
     # coups still to deal once the cut card has appeared: it appears when the position passes it, among
     # the burned cards (then only the coups after it are dealt) or in a coup
     after_cut = settings.coups_after_cut if position > cut else None
     table = dealing_table(settings.decisions)
     if table is not None:
-        digits = np.asarray(values, dtype=np.int64)
-        windows = np.zeros(max(0, size - 5), dtype=np.int64)
-        for offset in range(6):
-            windows = windows * 10 + digits[offset : offset + len(windows)]
-        cards_used, coup_winners = table[0][windows].tolist(), table[1][windows].tolist()
-    while after_cut != 0 and position + 6 <= size:
-        if table is not None:
-            used, winner = cards_used[position], coup_winners[position]
-        else:
+        starts, winners = _dealt(table, digits, position, cut, after_cut, settings.coups_after_cut)
+    else:
+        values, starts, winners = digits.tolist(), [], []
+        while after_cut != 0 and position + 6 <= size:
             used, winner = play_values(settings.decisions, values, position, rng)
-        starts.append(position)
-        winners.append(winner)
-        position += used
-        if after_cut is not None:
-            after_cut -= 1
-        elif position > cut:
-            after_cut = settings.coups_after_cut
+            starts.append(position)
+            winners.append(winner)
+            position += used
+            if after_cut is not None:
+                after_cut -= 1
+            elif position > cut:
+                after_cut = settings.coups_after_cut
     kinds = cards if suited else ranks
-    onehot = np.zeros((size + 1, 52 if suited else 13), dtype=np.int64)
-    onehot[np.arange(1, size + 1), kinds] = 1
-    dealt_before = np.cumsum(onehot, axis=0)[starts]
+    width = 52 if suited else 13
+    dealt = len(starts) and starts[-1]  # cards before each coup: counted by the coups they precede, then summed
+    before = np.searchsorted(np.asarray(starts), np.arange(dealt), side="right")
+    dealt_before = np.cumsum(np.bincount(before * width + kinds[:dealt], minlength=len(starts) * width).reshape(len(starts), width), axis=0)
     compositions = (full if suited else np.asarray(settings.shoe.rank_counts)) - dealt_before
     true_counts = np.zeros(len(starts))
     if settings.tags:
+        onehot = np.zeros((size + 1, width), dtype=np.int64)
+        onehot[np.arange(1, size + 1), kinds] = 1
         tags = np.asarray(settings.tags)
         card_tags = tags[np.arange(52) // 4] if suited else tags
         onehot[1:] *= seen[:, None]
@@ -267,11 +283,14 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     bucket = np.searchsorted(thresholds, counts, side="right")
     cell = shoe_of_coup * (len(thresholds) + 1) + bucket
     cells = len(dealt) * (len(thresholds) + 1)
-    grid = np.stack([np.bincount(cell, weights=values[:, bet], minlength=cells) for bet in range(len(bets))], axis=1)
+    by_bet = np.ascontiguousarray(values.T)  # each bet's values in a row: one pass over memory per bet, not a strided one
+    grid = np.stack([np.bincount(cell, weights=by_bet[bet], minlength=cells) for bet in range(len(bets))], axis=1)
     above = np.cumsum(grid.reshape(len(dealt), len(thresholds) + 1, len(bets))[:, ::-1], axis=1)[:, ::-1][:, 1:]  # (shoes, thresholds, bets)
     coups_above = np.cumsum(np.bincount(bucket, minlength=len(thresholds) + 1)[::-1])[::-1][1:]
     shoe_coups_above = np.cumsum(np.bincount(cell, minlength=cells).reshape(len(dealt), len(thresholds) + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
-    perfect_gains = per_shoe(np.where(positive, values, 0), coups_per_shoe)  # (shoes, bets)
+    positive_values = np.where(positive, values, 0)
+    ev_sums = values.sum(axis=0)
+    perfect_gains = per_shoe(positive_values, coups_per_shoe)  # (shoes, bets)
     perfect_bets = per_shoe(positive.astype(np.int64), coups_per_shoe)
     gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1)], axis=2)  # (shoes, bets, 1 + thresholds)
     made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (len(dealt), len(bets), len(thresholds)))], axis=2)
@@ -283,10 +302,10 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
         outcome_counts=np.bincount(winners, minlength=3),
         probability_sums=probabilities.sum(axis=0),
         probability_variances=(probabilities * (1 - probabilities)).sum(axis=0),
-        ev_sums=values.sum(axis=0),
+        ev_sums=ev_sums,
         positive_counts=positive.sum(axis=0),
-        positive_ev_sums=np.where(positive, values, 0).sum(axis=0),
-        count_moments=np.stack([np.full(len(bets), counts.sum()), np.full(len(bets), (counts**2).sum()), values.sum(axis=0),
+        positive_ev_sums=positive_values.sum(axis=0),
+        count_moments=np.stack([np.full(len(bets), counts.sum()), np.full(len(bets), (counts**2).sum()), ev_sums,
                                 (values**2).sum(axis=0), (values * counts[:, None]).sum(axis=0)], axis=1),
         threshold_coups=coups_above,
         threshold_ev=above.sum(axis=0).T,

@@ -28,6 +28,7 @@ from ..core.policy import Decisions, Policy, resolve
 from ..core.rules import PRESETS
 from ..core.shoe import Shoe, shoe_of_decks
 from ..output.blocks import Document
+from ..records import versioned
 from .simulate import THRESHOLDS, Estimate, Settings, Simulation, parse_penetration, parse_tags
 
 MAX_DECKS = 10**12
@@ -46,8 +47,11 @@ SIMULATED = {
 MATRIX_SIZE = "matrix_size"
 """The measure of a game's size: player's x banker's pure strategies, as 2^(option points of each side)."""
 MATRIX_SIZE_FIELDS = ("id", "measure", "decks", "value", "rules", "printed_as", "source", "url", "author", "note", "known_wrong")
+DEAD_CHIP_WAGERS = "dead_chip_wagers"
+"""The expected wagers of a dead chip (:func:`exact_odds.studies.rebates.dead_chip`); ``bet`` may name
+several bets separated by commas: the mean over them, the chips shared equally."""
 MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal", MATRIX_SIZE,
-            *SIMULATED)
+            DEAD_CHIP_WAGERS, *SIMULATED)
 TEXT_FIELDS = ("id", "measure", "bet", "when", "given", "unordered", "value", "printed_as", "source", "url", "author", "note", "known_wrong",
                "rank", "rules", "policy", "tags", "count", "penetration")
 SIMULATION_FIELDS = ("tags", "threshold", "count", "penetration", "burn", "coups_after_cut", "shoes", "seed")
@@ -60,6 +64,7 @@ READS = {
     "house_edge": (),
     "house_edge_excluding_pushes": (),
     "expected_value": (),
+    DEAD_CHIP_WAGERS: (),
     "effect_of_removal": ("rank", "removed", "when", "scale"),
     **{measure: (*SIMULATION_FIELDS, "scale") for measure in SIMULATED},
 }
@@ -429,7 +434,18 @@ class Calculator:
         player = sum(point.side == "player" for point in points)
         return player, len(points) - player
 
+    def dead_chip_wagers(self, figure: Figure) -> Fraction:
+        """The expected wagers of a dead chip on the bet, or the mean over the bets named."""
+        from dataclasses import replace
+
+        from .rebates import dead_chip, mean_wagers
+
+        names = [name.strip() for name in (figure.bet or "").split(",")]
+        return mean_wagers([dead_chip(self.bet_analysis(replace(figure, bet=name))) for name in names])
+
     def exact(self, figure: Figure) -> Fraction:
+        if figure.measure == DEAD_CHIP_WAGERS:
+            return self.dead_chip_wagers(figure)
         if figure.measure == "effect_of_removal":
             return self.effect_of_removal(figure)
         if figure.measure in ("combinations", "probability"):
@@ -548,7 +564,7 @@ def verify_document(checks: list[Check], skipped: int = 0) -> Document:
         figures = replace(figures, indent=INDENT, details=tuple(details(item) for item in group), width=WIDTH)
         blocks.append(Group((Paragraph(source, WIDTH), Paragraph(url, WIDTH), figures)))
     blocks.append(Paragraph("\n".join(clauses + ["exact values: --format json"])))
-    return Document(tuple(blocks), Data({"summary": "; ".join(clauses), "figures": records}))
+    return Document(tuple(blocks), Data(versioned("verify", {"summary": "; ".join(clauses), "figures": records})))
 
 
 def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:

@@ -1,0 +1,125 @@
+"""Benchmarks of `baccarat-odds serve` on localhost (prints figures, asserts nothing).
+
+    python benchmarks/serve_bench.py [--quick]
+
+1. Server start to first answer.
+2. Card entry on a warm server: an 8-deck shoe shuffled (seed 1) and dealt by the tableau to 14 cards
+   from its end, each card one POST .../cards; milliseconds to the answer over HTTP and on the
+   server's side (its Server-Timing header), p50 and p95 after the first 10 cards, for every catalog
+   bet by rank, every catalog bet with suits, and the 3 main bets (target: 20 ms p95 warm).
+3. A bounded load: 20 sessions entering 200 cards each at once (every catalog bet by rank): errors,
+   p50 and p99 (--quick: 5 sessions of 50 cards).
+The server listens on 127.0.0.1 only and is stopped at the end; its database is a temporary file.
+"""
+
+import http.client
+import json
+import random
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+
+def free_port() -> int:
+    with socket.socket() as probe:
+        probe.bind(("127.0.0.1", 0))
+        return int(probe.getsockname()[1])
+
+
+class Client:
+    """One keep-alive HTTP connection to the server; each answer's time on the server's side is kept."""
+
+    def __init__(self, port: int):
+        self.connection = http.client.HTTPConnection("127.0.0.1", port, timeout=120)
+        self.server_ms = 0.0
+
+    def call(self, method: str, path: str, body: dict | None = None) -> tuple[int, dict]:
+        self.connection.request(method, path, body=None if body is None else json.dumps(body), headers={"Content-Type": "application/json"})
+        response = self.connection.getresponse()
+        data = json.loads(response.read())
+        self.server_ms = float((response.getheader("server-timing") or "app;dur=0").split("dur=")[1])
+        return response.status, data
+
+
+def quantile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def deal_shoe(client: Client, settings: dict, cards: list[str]) -> tuple[list[float], list[float], int]:
+    """Enter ``cards`` into a new session, closing each coup the tableau settles: (HTTP ms, server ms, errors)."""
+    status, state = client.call("POST", "/api/v1/sessions", settings)
+    session = state["id"]
+    http_ms, server_ms, errors = [], [], 0
+    for card in cards:
+        started = time.perf_counter()
+        status, state = client.call("POST", f"/api/v1/sessions/{session}/cards", {"card": card})
+        http_ms.append(1000 * (time.perf_counter() - started))
+        server_ms.append(client.server_ms)
+        if status != 200:
+            errors += 1
+        elif state["coup_in_progress"]["complete"]:
+            client.call("POST", f"/api/v1/sessions/{session}/coups")
+    return http_ms, server_ms, errors
+
+
+def main() -> None:
+    quick = "--quick" in sys.argv
+    folder = tempfile.mkdtemp(prefix="serve-bench-")
+    port = free_port()
+    started = time.perf_counter()
+    server = subprocess.Popen([sys.executable, "-m", "exact_odds", "serve", "--port", str(port), "--db", str(Path(folder) / "sessions.sqlite")],
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                Client(port).call("GET", "/api/v1/health")
+                break
+            except OSError:
+                if server.poll() is not None or time.perf_counter() - started > 60:
+                    raise SystemExit("the server did not start") from None
+                time.sleep(0.02)
+        print(f"1. server start to first answer: {1000 * (time.perf_counter() - started):.0f} ms")
+        suited = [rank + suit for rank in "A23456789TJQK" for suit in "SHDC"] * 8
+        random.Random(1).shuffle(suited)
+        suited = suited[: 100 if quick else -14]
+        ranks = [card[0] for card in suited]
+        for label, settings, cards in (("every catalog bet, by rank", {"bets": "all"}, ranks),
+                                       ("every catalog bet, with suits", {"bets": "all", "suits": True}, suited),
+                                       ("banker, player, tie", {}, ranks)):
+            http_ms, server_ms, errors = deal_shoe(Client(port), {"decks": 8, "burn": "none", **settings}, cards)
+            warm, inside = http_ms[10:], server_ms[10:]
+            print(f"2. {label}: {len(cards)} cards, {errors} errors; over HTTP p50 {quantile(warm, .5):.1f} ms, p95 {quantile(warm, .95):.1f} ms; "
+                  f"server side p50 {quantile(inside, .5):.1f} ms, p95 {quantile(inside, .95):.1f} ms")
+        sessions, count = (5, 50) if quick else (20, 200)
+        times: list[float] = []
+        failures = [0]
+        lock = threading.Lock()
+
+        def one(seed: int) -> None:
+            shoe = list("A23456789TJQK") * 32
+            random.Random(seed).shuffle(shoe)
+            http_ms, _, errors = deal_shoe(Client(port), {"decks": 8, "bets": "all", "burn": "none"}, shoe[:count])
+            with lock:
+                times.extend(http_ms)
+                failures[0] += errors
+
+        begun = time.perf_counter()
+        workers = [threading.Thread(target=one, args=(seed,)) for seed in range(sessions)]
+        for worker in workers:
+            worker.start()
+        for worker in workers:
+            worker.join()
+        print(f"3. {sessions} sessions x {count} cards at once: {len(times)} answers, {failures[0]} errors in {time.perf_counter() - begun:.1f} s; "
+              f"p50 {quantile(times, .5):.1f} ms, p99 {quantile(times, .99):.1f} ms")
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+"""The documents of `size`: the stakes of a position, what it does to the bankroll, and the rebate
+and dead-chip figures of each bet (:mod:`exact_odds.output.render` writes them). Exact cells are strings."""
+
+from fractions import Fraction
+
+from ..core.numbers import fixed, money, percent, square_root
+from ..core.rules import PUNTO_BANCO
+from ..studies.rebates import DeadChip, SessionRebate
+from ..studies.sizing import Sizing
+from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
+
+
+def amount_text(amount: Fraction) -> str:
+    """An amount of money exactly where it has at most two decimals, else to the cent after ``~``
+    (the exact amount is in the JSON).
+
+    >>> amount_text(Fraction(95)), amount_text(Fraction(5, 2)), amount_text(Fraction(388930000, 142803))
+    ('95', '2.50', '~2723.54')
+    """
+    return money(amount) if 100 % amount.denominator == 0 else "~" + fixed(amount, 2)
+
+
+def limits_line(sizing: Sizing) -> str | None:
+    """The limits in words, or None when there are none."""
+    limits = sizing.limits
+    parts = []
+    for bet in sizing.joint.bets:
+        low, high = limits.minimum.get(bet.name), limits.maximum.get(bet.name)
+        if low is not None and high is not None:
+            parts.append(f"{bet.name} {money(low)} to {money(high)}")
+        elif low is not None:
+            parts.append(f"{bet.name} at least {money(low)}")
+        elif high is not None:
+            parts.append(f"{bet.name} at most {money(high)}")
+    if limits.total is not None:
+        parts.append(f"at most {money(limits.total)} in all")
+    if limits.unit is not None:
+        parts.append(f"whole units of {money(limits.unit)}")
+    if limits.side_needs_main:
+        parts.append("side bets only beside a main bet")
+    if limits.side_ratio is not None:
+        parts.append(f"each side bet at most {limits.side_ratio} times the main bets")
+    return "Limits: " + "; ".join(parts) if parts else None
+
+
+def _heading(sizing: Sizing) -> str:
+    kelly = "full Kelly" if sizing.kelly == 1 else f"{sizing.kelly} Kelly"
+    rebate = f", {percent(sizing.rebate, 2)} of each loss returned" if sizing.rebate else ""
+    return f"Shoe: {sizing.joint.shoe}; bankroll {money(sizing.bankroll)}, {kelly}{rebate}"
+
+
+def _stake_rows(sizing: Sizing) -> list[list[str]]:
+    stakes = {stake.bet: stake for stake in sizing.stakes}
+    rows = []
+    for bet, value in zip(sizing.joint.bets, sizing.expected_values):
+        stake = stakes.get(bet.name)
+        rows.append([bet.name, str(value), fixed(value, 10), amount_text(stake.amount) if stake else "0",
+                     fixed(stake.fraction, 12) if stake else fixed(Fraction(0), 12)])
+    return rows
+
+
+def position_lines(sizing: Sizing) -> list[str]:
+    """The position in words: its total, growth, expectation, spread and risk, and how it was found."""
+    if not sizing.stakes:
+        return [sizing.method.capitalize() + "."]
+    value, lose_all = sizing.expected_value, sizing.lose_all
+    lines = [
+        f"Stakes in all: {amount_text(sizing.total)} ({fixed(sizing.total / sizing.bankroll, 12)} of the bankroll)",
+        f"Growth per coup, E[ln(bankroll after / before)]: {sizing.growth}",
+        f"Expected value: {value} ({fixed(value, 6)})",
+        f"Standard deviation: {square_root(sizing.variance, 6)}",
+        f"Probability of losing the whole position: {lose_all} ({fixed(lose_all, 10)})",
+        f"Method: {sizing.method}",
+    ]
+    if sizing.growth_gap:
+        lines.append(f"Growth gap: at most {fixed(sizing.growth_gap, 15)} below the best (exact bound {sizing.growth_gap})")
+    return lines
+
+
+STAKE_HEADERS = ["bet", "expected value", "decimal", "stake", "share of bankroll"]
+CHIP_HEADERS = ["bet", "P(lose)", "wagers per chip", "cash per chip", "value per chip", "house edge per chip", "per wager"]
+SESSION_HEADERS = ["bet", "coups", "P(behind)", "expected net loss", "value with rebate", "per coup"]
+CSV_HEADERS = ["section", "name", "exact", "decimal"]
+
+
+def _chip_rows(chips: list[DeadChip]) -> list[list[str]]:
+    return [[chip.bet, fixed(chip.lose, 6), fixed(chip.wagers, 6), fixed(chip.cash, 6), fixed(chip.value, 6), percent(chip.house_edge),
+             percent(chip.edge_per_wager)] for chip in chips]
+
+
+def _session_rows(sessions: list[SessionRebate]) -> list[list[str]]:
+    return [[session.bet, str(session.coups), fixed(session.behind, 6), fixed(session.expected_net_loss, 6), fixed(session.value, 6),
+             fixed(session.per_coup, 8)] for session in sessions]
+
+
+def sizing_document(sizing: Sizing, chips: list[DeadChip] | None = None, sessions: list[SessionRebate] | None = None,
+                    notes: list[str] | None = None) -> Document:
+    """The position (stakes per bet, then the position in words), with the dead-chip and session
+    rebate tables when given; its record (:meth:`Sizing.to_dict`) and its flat table."""
+    notes = list(sizing.notes) + list(notes or [])
+    decisions = sizing.joint.decisions
+    rules = f"Rules: {decisions.rules.name}" + (f", policy {decisions.policy.summary()}" if decisions.policy else "") \
+        if decisions.rules != PUNTO_BANCO or decisions.policy else None
+    lines = "\n".join(line for line in (rules, limits_line(sizing)) if line)
+    blocks: list[Block] = [Group((Heading(2, _heading(sizing)), Paragraph(lines))) if lines else Heading(2, _heading(sizing)),
+                           table(STAKE_HEADERS, _stake_rows(sizing), ("left", "right", "right", "right", "right")),
+                           Paragraph("\n".join(position_lines(sizing)))]
+    record = sizing.to_dict()
+    flat = [["bet", bet.name, str(value), fixed(value, 10)] for bet, value in zip(sizing.joint.bets, sizing.expected_values)]
+    flat += [["stake", stake.bet, str(stake.amount), fixed(stake.amount, 10)] for stake in sizing.stakes]
+    if sizing.stakes:
+        flat += [["position", "growth_per_coup", "", sizing.growth], ["position", "expected_value", str(sizing.expected_value), fixed(sizing.expected_value, 10)],
+                 ["position", "variance", str(sizing.variance), fixed(sizing.variance, 10)],
+                 ["position", "lose_all_probability", str(sizing.lose_all), fixed(sizing.lose_all, 10)]]
+    if chips:
+        rebate = f" (a rebate of {percent(chips[0].rebate, 2)} of each chip lost)" if chips[0].rebate else ""
+        blocks += [Heading(2, f"Dead chips: each bet until the chip loses{rebate}"),
+                   table(CHIP_HEADERS, _chip_rows(chips), ("left", *["right"] * 6))]
+        record["dead_chips"] = {chip.bet: chip.to_dict() for chip in chips}
+        flat += [["dead_chip", chip.bet, str(chip.wagers), fixed(chip.wagers, 10)] for chip in chips]
+        flat += [["dead_chip_value", chip.bet, str(chip.value), fixed(chip.value, 10)] for chip in chips]
+    if sessions:
+        blocks += [Heading(2, f"A rebate of {percent(sessions[0].rate, 2)} of the session's net loss, one unit a coup on one bet"),
+                   table(SESSION_HEADERS, _session_rows(sessions), ("left", *["right"] * 5))]
+        record["session_rebates"] = {session.bet: session.to_dict() for session in sessions}
+        flat += [["session_value_per_coup", session.bet, str(session.per_coup), fixed(session.per_coup, 10)] for session in sessions]
+    if notes:
+        blocks.append(Paragraph("\n".join(f"Note: {note}" for note in notes)))
+    record["notes"] = notes
+    return Document(tuple(blocks), Data(record, table(CSV_HEADERS, flat)))

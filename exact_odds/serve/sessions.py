@@ -1,0 +1,636 @@
+"""Live shoe sessions: what a session is set up with, its log of events kept in SQLite, and its
+state replayed from that log.
+
+A session's log holds four kinds of event: a card dealt face up (``card``), a burn (``burn``: a
+card turned face up, and a number of cards burned face down), the close of a coup (``coup``: the
+cards dealt since the last one, settled by the tableau) and a new shoe (``shoe``). Every change is
+one SQLite transaction (WAL), committed before it is answered: a server killed at any moment loses
+no card it answered. (With synchronous NORMAL the commit is in the operating system's hands before
+the answer, which a killed process cannot undo; a power cut may lose the last commits, which
+synchronous FULL, an fsync on every card, would keep at some milliseconds a card.) The shoe left is
+the starting shoe less the cards seen; a card burned face down stays in it, unknown, which keeps
+every probability exact over what was seen.
+
+>>> table = table_of(Settings(decks=1))
+>>> state = replay(table, [Event(1, "card", "9S", 0, ""), Event(2, "card", "5D", 0, "")])
+>>> [str(card) for card in state.pending], shoe_left(table, state).size
+(['9S', '5D'], 50)
+"""
+
+import csv
+import io
+import json
+import secrets
+import sqlite3
+import threading
+from collections import OrderedDict
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from datetime import datetime, timezone
+from fractions import Fraction
+from functools import lru_cache
+from typing import Any
+
+from ..bets.bets import Bet, available_bets, check_reach, load_bets, parse_pays, select_bets
+from ..core.cards import RANKS, Card, parse_card, parse_cards
+from ..core.coup import Coup, play_coup
+from ..core.numbers import parse_percent, shown
+from ..core.policy import Decisions, Policy, resolve
+from ..core.rules import PRESETS, DrawRules, load_rules
+from ..core.shoe import CARD_NAMES, Shoe, shoe_from_options
+from ..engine.analysis import analyze
+from ..errors import InputError
+from ..studies.dealing import coup_features, settle
+
+MAX_TEXT = 64 * 1024
+"""A bets or rules file given as text holds at most this many characters."""
+MAX_OWN_BETS = 64
+"""A bets file given to a session holds at most this many bets."""
+MAX_SHOE_CARDS = 5_200
+"""A session's shoe holds at most this many cards (100 decks)."""
+MAX_SESSIONS = 10_000
+"""A store holds at most this many sessions."""
+MAX_EVENTS = 20_000
+"""A session's log holds at most this many events (some forty 8-deck shoes)."""
+BURN_PROCEDURES = ("punto_banco", "none")
+"""punto_banco: a burn at the start of a shoe turns a card and burns as many face down as its value
+(tens and faces 10), unless told how many; none: a burn burns face down only the cards it is told."""
+HIDDEN_BURN_NOTE = ("cards burned face down stay unknown: they are not taken out of the shoe left, which is exact over the cards seen "
+                    "(a card not seen is as likely to be any card not seen, so it changes no probability); they count only towards the cut card")
+
+
+class NotFound(InputError):
+    """No session of that id (answered 404)."""
+
+
+class Refused(InputError):
+    """A change the session's state does not allow: a card the shoe no longer holds, a coup the
+    tableau could not deal, nothing to undo (answered 409)."""
+
+
+class TooLarge(InputError):
+    """More than a session or a store may hold (answered 413)."""
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What a shoe, its rules and its bets are set up with, as the CLI's options name them (a bets
+    file and a rules file are given as text, never as a path)."""
+
+    decks: int | str | None = None
+    shoe: str | None = None
+    rules: str | None = None
+    rules_toml: str | None = None
+    policy: str = ""
+    commission: str | None = None
+    tie_pays: str | None = None
+    bets: str | None = None
+    bets_toml: str | None = None
+    suits: bool = False
+    """Whether cards are entered with their suits (needed by bets on suits)."""
+    burn: str = "punto_banco"
+    cut_card: int | None = None
+    """How many cards lie behind the cut card (None: no cut card)."""
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class Table:
+    """Settings made into a starting shoe, decisions and bets (with the notes of their choice)."""
+
+    settings: Settings
+    start: Shoe
+    decisions: Decisions
+    bets: tuple[Bet, ...]
+    notes: tuple[str, ...]
+
+
+def bounded_text(text: str | None, what: str) -> str | None:
+    if text is not None and len(text) > MAX_TEXT:
+        raise TooLarge(f"{what} holds {len(text):,} characters; at most {MAX_TEXT:,} are read")
+    return text
+
+
+def rules_of(settings: Settings) -> DrawRules:
+    """The rule set of a preset's name or of a rules file's text, with the main bets' pays given."""
+    if settings.rules_toml is not None:
+        if settings.rules is not None:
+            raise InputError("give rules (a preset's name) or rules_toml (a rules file's text), not both")
+        rules = load_rules(bounded_text(settings.rules_toml, "rules_toml") or "", "rules_toml")
+    elif settings.rules is None or settings.rules in PRESETS:
+        rules = PRESETS[settings.rules or "punto_banco"]
+    else:
+        raise InputError(f"rules {shown(settings.rules)} is not a preset ({', '.join(PRESETS)}); give a rules file's text as rules_toml")
+    commission = tie_pays = None
+    if settings.commission is not None:
+        commission = parse_percent(settings.commission, "commission")
+        if not 0 <= commission < 100:
+            raise InputError(f"commission must be at least 0 and below 100 percent, not {shown(settings.commission)}")
+    if settings.tie_pays is not None:
+        tie_pays = parse_pays(settings.tie_pays).net
+        if tie_pays <= 0:
+            raise InputError(f"tie_pays must be a positive pay such as 8 or 9, not {shown(settings.tie_pays)}")
+    return rules.with_pays(commission, tie_pays)
+
+
+def decisions_from(settings: Settings, rules: DrawRules) -> Decisions:
+    """The rules with their choices fixed by the policy (every choice must be made; optimal, solved
+    for one shoe at a time, is not served)."""
+    policy = Policy.parse(settings.policy)
+    if policy.base == "optimal":
+        raise InputError("policy optimal is solved for one shoe at a time and is not served: give the policy itself (see `baccarat-odds chemin-de-fer`)")
+    return resolve(rules, policy)
+
+
+def bets_from(settings: Settings, rules: DrawRules, suits_known: bool) -> tuple[list[Bet], list[str]]:
+    """The bets named (comma-separated names or ``all``; without names, the main bets and those of
+    ``bets_toml``), as the CLI's ``--bets`` and ``--bets-file`` choose them."""
+    own = None
+    if settings.bets_toml is not None:
+        if not settings.bets_toml.strip():
+            raise InputError("bets_toml is empty: give the text of a TOML file of bets")
+        own = load_bets(bounded_text(settings.bets_toml, "bets_toml") or "", "bets_toml")
+        if len(own) > MAX_OWN_BETS:
+            raise TooLarge(f"bets_toml holds {len(own)} bets; at most {MAX_OWN_BETS} are served")
+    chosen, notes = select_bets(available_bets(rules, own), settings.bets, suits_known, tuple(own or ()), "bets")
+    check_reach(chosen, settings.commission is not None, settings.tie_pays is not None, tuple(own or ()), "bets_toml")
+    return chosen, notes
+
+
+def shoe_from(settings: Settings, remove: str | None = None) -> Shoe:
+    """The shoe of ``decks`` or ``shoe`` (a composition), less ``remove``, as the CLI's options name it."""
+    return shoe_from_options(settings.decks, bounded_text(settings.shoe, "shoe"), bounded_text(remove, "remove"))
+
+
+def table_of(settings: Settings) -> Table:
+    """A session's settings, checked and made into its table (refused as the CLI refuses them)."""
+    if settings.burn not in BURN_PROCEDURES:
+        raise InputError(f"burn must be one of {', '.join(BURN_PROCEDURES)}, not {shown(settings.burn)}")
+    start = shoe_from(settings)
+    if start.with_replacement:
+        raise InputError("a session tracks the cards dealt from a finite shoe; the infinite deck (decks inf) puts every card back")
+    if start.size > MAX_SHOE_CARDS:
+        raise TooLarge(f"a session's shoe holds at most {MAX_SHOE_CARDS:,} cards, not {start.size:,}")
+    if settings.suits and not start.knows_suits:
+        raise InputError(f"suits: {start.description} is given by rank only; cards entered with suits need per-card counts (e.g. shoe 9h=7,...)")
+    if settings.cut_card is not None and not 0 <= settings.cut_card < start.size:
+        raise InputError(f"cut_card is the number of cards behind the cut card: from 0 to {start.size - 1}, not {settings.cut_card}")
+    rules = rules_of(settings)
+    decisions = decisions_from(settings, rules)
+    bets, notes = bets_from(settings, rules, settings.suits)
+    return Table(settings, start, decisions, tuple(bets), tuple(notes))
+
+
+@dataclass(frozen=True)
+class Event:
+    """One entry of a session's log."""
+
+    seq: int
+    kind: str
+    card: str | None
+    hidden: int
+    at: str
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+
+@dataclass(frozen=True)
+class ClosedCoup:
+    """A coup closed in a session: its shoe, its number in that shoe, the event that closed it, the coup."""
+
+    shoe: int
+    number: int
+    seq: int
+    coup: Coup
+
+
+@dataclass
+class Replay:
+    """A session's state after its log: the current shoe's cards, and every coup closed."""
+
+    shoe_number: int = 1
+    seen: list[Card] = field(default_factory=list)
+    """The current shoe's cards seen, in order (dealt, and burned face up)."""
+    pending: list[Card] = field(default_factory=list)
+    """The cards dealt since the last coup was closed (the coup in progress)."""
+    pending_events: list[int] = field(default_factory=list)
+    burned: list[Card] = field(default_factory=list)
+    hidden: int = 0
+    burns: int = 0
+    coups: list[ClosedCoup] = field(default_factory=list)
+    events: int = 0
+
+
+@lru_cache(maxsize=256)
+def logged_card(text: str) -> Card:
+    """A card of a log, read once per process."""
+    return parse_card(text)
+
+
+@lru_cache(maxsize=4096)
+def settled(decisions: Decisions, cards: tuple[Card, ...]) -> Coup:
+    """A coup a log closed, dealt once per process."""
+    return play_coup(cards, decisions)
+
+
+def advance(table: Table, state: Replay, event: Event) -> Replay:
+    """The state after one more event (checked when it was added): ``state`` itself, changed, or a new shoe's."""
+    state.events += 1
+    if event.kind == "shoe":
+        return Replay(state.shoe_number + 1, coups=state.coups, events=state.events)
+    card = logged_card(event.card) if event.card is not None else None
+    if event.kind == "card" and card is not None:
+        state.seen.append(card)
+        state.pending.append(card)
+        state.pending_events.append(event.seq)
+    elif event.kind == "burn":
+        state.burns += 1
+        state.hidden += event.hidden
+        if card is not None:
+            state.seen.append(card)
+            state.burned.append(card)
+    elif event.kind == "coup":
+        number = 1 + sum(1 for closed in state.coups if closed.shoe == state.shoe_number)
+        state.coups.append(ClosedCoup(state.shoe_number, number, event.seq, settled(table.decisions, tuple(state.pending))))
+        state.pending, state.pending_events = [], []
+    return state
+
+
+def replay(table: Table, events: Sequence[Event]) -> Replay:
+    """The state after ``events``."""
+    state = Replay()
+    for event in events:
+        state = advance(table, state, event)
+    return state
+
+
+def shoe_left(table: Table, state: Replay) -> Shoe:
+    """The starting shoe less every card seen in the current shoe (the cards burned face down are not known, and stay)."""
+    return table.start.remove(state.seen)
+
+
+def entered(text: str, table: Table) -> Card:
+    """A card as entered: a rank, or a rank and suit (a suit is needed when the session enters suits)."""
+    cards = parse_cards(text)
+    if len(cards) != 1:
+        raise InputError(f"give one card, such as 9, T or 9h, not {shown(text)}")
+    card = cards[0]
+    if table.settings.suits and card.suit is None:
+        raise InputError(f"this session enters cards with their suits (its bets read them): give {card} with a suit, e.g. {card}S")
+    return card
+
+
+def coup_words(coup: Coup) -> str:
+    winner = "tie" if coup.winner == "tie" else f"{coup.winner} wins"
+    return f"player {coup.player_total}, banker {coup.banker_total}: {winner}"
+
+
+def check_card(table: Table, state: Replay, card: Card) -> None:
+    """Refuse a card the shoe left does not hold, or one the coup in progress cannot take."""
+    shoe = shoe_left(table, state)
+    try:
+        shoe.remove([card])
+    except InputError as error:
+        raise Refused(str(error)) from None
+    coup = play_coup(state.pending, table.decisions)
+    if coup.complete:
+        raise Refused(f"the coup in progress is settled after {coup.cards_used} cards ({coup_words(coup)}): close it before the next card")
+    try:
+        play_coup([*state.pending, card], table.decisions)
+    except InputError as error:
+        raise Refused(str(error)) from None
+
+
+def check_close(table: Table, state: Replay) -> None:
+    """Refuse to close a coup that the tableau could not have dealt from the cards since the last one."""
+    if not state.pending:
+        raise Refused("no card has been dealt since the last coup: there is no coup to close")
+    coup = play_coup(state.pending, table.decisions)
+    if not coup.complete:
+        cards = " ".join(map(str, state.pending))
+        rule = f" ({coup.steps[-1]})" if coup.cards_used >= 4 and coup.steps else ""
+        raise Refused(f"the cards {cards} are not a whole coup by the tableau{rule}: it needs another card")
+
+
+def burn_count(card: Card) -> int:
+    """How many cards Punto Banco burns face down after turning ``card``: its value, tens and faces 10."""
+    return card.value or 10
+
+
+def check_burn(table: Table, state: Replay, card: Card | None, hidden: int | None) -> int:
+    """Refuse a burn inside a coup or of a card the shoe left does not hold; the number burned face
+    down (by the burn procedure when not given)."""
+    if state.pending:
+        raise Refused("a burn comes between coups: close the coup in progress (or undo its cards) first")
+    if card is not None:
+        try:
+            shoe_left(table, state).remove([card])
+        except InputError as error:
+            raise Refused(str(error)) from None
+    if hidden is not None:
+        return hidden
+    if card is not None and table.settings.burn == "punto_banco" and state.burns == 0 and not state.seen:
+        return burn_count(card)
+    return 0
+
+
+def matches(card: Card, wanted: Card) -> bool:
+    return card.rank == wanted.rank and (wanted.suit is None or card.suit == wanted.suit)
+
+
+def put_back_event(state: Replay, wanted: Card) -> int:
+    """The log entry of the latest card dealt since the last coup that matches ``wanted`` (a rank
+    matches any suit of it)."""
+    for card, seq in zip(reversed(state.pending), reversed(state.pending_events)):
+        if matches(card, wanted):
+            return seq
+    raise Refused(f"no {wanted} has been dealt since the last coup: only those cards can be put back (undo takes back the last entry)")
+
+
+def coup_record(closed: ClosedCoup, table: Table, results: bool = False) -> dict[str, Any]:
+    """A closed coup as JSON: cards, totals, the winner, naturals (and, with ``results``, each bet's
+    net win per unit staked, an exact fraction)."""
+    coup = closed.coup
+    naturals = table.decisions.rules.naturals
+    record: dict[str, Any] = {
+        "shoe": closed.shoe, "number": closed.number, "seq": closed.seq,
+        "player": [str(card) for card in coup.player], "banker": [str(card) for card in coup.banker],
+        "player_total": coup.player_total, "banker_total": coup.banker_total, "winner": coup.winner,
+        "natural": any(sum(card.value for card in hand[:2]) % 10 in naturals for hand in (coup.player, coup.banker)),
+    }
+    if results:
+        columns = coup_features(coup, table.decisions)
+        record["results"] = {bet.name: str(settle(bet, columns)) for bet in table.bets}
+    return record
+
+
+ANALYSES: "OrderedDict[tuple[Settings, tuple[str, ...]], dict[str, object]]" = OrderedDict()
+ANALYSES_KEPT = 64
+ANALYSIS_LOCK = threading.Lock()
+
+
+def analysis_of(table: Table, seen: Sequence[Card]) -> dict[str, object]:
+    """The analysis of the next coup from the shoe left: exactly ``baccarat-odds --format json``
+    for the same shoe (``--remove`` the cards seen), rules, policy and bets (kept for a few shoes)."""
+    key = (table.settings, tuple(map(str, seen)))
+    with ANALYSIS_LOCK:
+        if key in ANALYSES:
+            ANALYSES.move_to_end(key)
+            return ANALYSES[key]
+        shoe = table.start.remove(seen).checked()
+        result = analyze(shoe, list(table.bets), table.decisions).to_dict(table.notes)
+        ANALYSES[key] = result
+        if len(ANALYSES) > ANALYSES_KEPT:
+            ANALYSES.popitem(last=False)
+        return result
+
+
+def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
+    """What a session shows: the shoe left, the coup in progress, the coups, the analysis of the next coup."""
+    shoe = shoe_left(table, state)
+    settings = table.settings
+    dealt = len(state.seen) + state.hidden
+    cut = None
+    if settings.cut_card is not None:
+        at = table.start.size - settings.cut_card
+        cut = {"cards_behind": settings.cut_card, "at": at, "cards_to_cut": max(0, at - dealt), "reached": dealt >= at}
+    progress = play_coup(state.pending, table.decisions) if state.pending else None
+    try:
+        analysis: dict[str, object] | None = analysis_of(table, state.seen)
+        refused = None
+    except InputError as error:
+        analysis, refused = None, str(error)
+    bets: Any = analysis["bets"] if analysis else {}
+    return {
+        "id": session,
+        "settings": settings.to_dict(),
+        "shoe_number": state.shoe_number,
+        "events": state.events,
+        "shoe": {
+            "description": shoe.description,
+            "start": table.start.description,
+            "start_cards": table.start.size,
+            "cards_left": shoe.size,
+            "rank_counts": dict(zip(RANKS, shoe.rank_counts)),
+            "card_counts": dict(zip(CARD_NAMES, shoe.card_counts)) if shoe.card_counts is not None and settings.suits else None,
+            "seen": [str(card) for card in state.seen],
+            "cards_dealt": dealt,
+            "hidden_burns": state.hidden,
+            "note": HIDDEN_BURN_NOTE,
+        },
+        "burn": {"procedure": settings.burn, "pending": settings.burn == "punto_banco" and state.burns == 0 and not state.seen,
+                 "seen": [str(card) for card in state.burned], "hidden": state.hidden},
+        "cut_card": cut,
+        "coup_in_progress": None if progress is None else {
+            "cards": [str(card) for card in state.pending],
+            "player": [str(card) for card in progress.player], "banker": [str(card) for card in progress.banker],
+            "player_total": progress.player_total, "banker_total": progress.banker_total,
+            "complete": progress.complete, "winner": progress.winner, "steps": list(progress.steps),
+        },
+        "coups": [coup_record(closed, table) for closed in state.coups if closed.shoe == state.shoe_number],
+        "coups_in_all_shoes": len(state.coups),
+        "analysis": analysis,
+        "analysis_refused": refused,
+        "positive": [name for name, record in bets.items() if Fraction(record["expected_value"]) > 0],
+    }
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+Edit = Callable[[Table, list[Event], Replay], tuple[list[int], list[tuple[str, str | None, int]]]]
+"""A change to a session: given its table, log and state, the log entries to delete and the
+entries (kind, card, hidden) to add, or a refusal."""
+
+
+class Store:
+    """Sessions in one SQLite file: settings as JSON, and each session's log of events."""
+
+    def __init__(self, path: str):
+        self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+        self.lock, self.tables_lock = threading.Lock(), threading.Lock()
+        self.tables: "OrderedDict[Settings, Table]" = OrderedDict()
+        with self.lock:
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute("PRAGMA synchronous=NORMAL")
+            self.connection.executescript("""
+                CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created TEXT NOT NULL, settings TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS events (session TEXT NOT NULL REFERENCES sessions(id), seq INTEGER NOT NULL,
+                    kind TEXT NOT NULL, card TEXT, hidden INTEGER NOT NULL, at TEXT NOT NULL, PRIMARY KEY (session, seq));
+                CREATE TABLE IF NOT EXISTS sizing (session TEXT PRIMARY KEY REFERENCES sessions(id), settings TEXT NOT NULL);
+            """)
+
+    def close(self) -> None:
+        with self.lock:
+            self.connection.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One transaction, committed when the block ends (rolled back if it raises)."""
+        with self.lock:
+            self.connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.connection
+            except BaseException:
+                self.connection.execute("ROLLBACK")
+                raise
+            self.connection.execute("COMMIT")
+
+    def table(self, settings: Settings) -> Table:
+        """The table of ``settings`` (kept for the sessions in use)."""
+        with self.tables_lock:
+            table = self.tables.get(settings)
+            if table is None:
+                table = self.tables[settings] = table_of(settings)
+                if len(self.tables) > ANALYSES_KEPT:
+                    self.tables.popitem(last=False)
+            return table
+
+    def create(self, settings: Settings) -> str:
+        """A new session of ``settings`` (checked first): its id."""
+        self.table(settings)
+        session = secrets.token_urlsafe(12)
+        with self.transaction() as connection:
+            (count,) = connection.execute("SELECT COUNT(*) FROM sessions").fetchone()
+            if count >= MAX_SESSIONS:
+                raise TooLarge(f"the store holds {MAX_SESSIONS:,} sessions, the most it may hold: delete one first")
+            connection.execute("INSERT INTO sessions VALUES (?, ?, ?)", (session, now(), json.dumps(settings.to_dict())))
+        return session
+
+    def _load(self, connection: sqlite3.Connection, session: str) -> tuple[str, Settings, list[Event]]:
+        row = connection.execute("SELECT created, settings FROM sessions WHERE id = ?", (session,)).fetchone()
+        if row is None:
+            raise NotFound(f"no session {shown(session)} (create one with POST /api/v1/sessions)")
+        events = [Event(*entry) for entry in connection.execute(
+            "SELECT seq, kind, card, hidden, at FROM events WHERE session = ? ORDER BY seq", (session,))]
+        return row[0], Settings(**json.loads(row[1])), events
+
+    def load(self, session: str) -> tuple[str, Table, list[Event]]:
+        """A session's creation time, table and log."""
+        with self.lock:
+            created, settings, events = self._load(self.connection, session)
+        return created, self.table(settings), events
+
+    def change(self, session: str, edit: Edit) -> tuple[Table, list[Event], Replay]:
+        """Apply ``edit`` to a session in one transaction: its table, new log and state."""
+        with self.transaction() as connection:
+            _, settings, events = self._load(connection, session)
+            table = self.table(settings)
+            state = replay(table, events)
+            deleted, added = edit(table, events, state)
+            if len(events) - len(deleted) + len(added) > MAX_EVENTS:
+                raise TooLarge(f"the session holds {len(events):,} events, the most a session may hold is {MAX_EVENTS:,}: start another")
+            for seq in deleted:
+                connection.execute("DELETE FROM events WHERE session = ? AND seq = ?", (session, seq))
+            last, stamp = events[-1].seq if events else 0, now()
+            new = [Event(last + offset, kind, card, hidden, stamp) for offset, (kind, card, hidden) in enumerate(added, 1)]
+            for event in new:
+                connection.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", (session, event.seq, event.kind, event.card, event.hidden, event.at))
+            log = [event for event in events if event.seq not in deleted] + new
+        if deleted:
+            return table, log, replay(table, log)
+        for event in new:
+            state = advance(table, state, event)
+        return table, log, state
+
+    def sizing(self, session: str) -> dict[str, Any] | None:
+        """A session's bankroll and sizing settings (None: none set)."""
+        with self.lock:
+            row = self.connection.execute("SELECT settings FROM sizing WHERE session = ?", (session,)).fetchone()
+        return None if row is None else dict(json.loads(row[0]))
+
+    def set_sizing(self, session: str, settings: dict[str, Any] | None) -> None:
+        """Set (None: clear) a session's bankroll and sizing settings, in one transaction."""
+        with self.transaction() as connection:
+            if connection.execute("SELECT 1 FROM sessions WHERE id = ?", (session,)).fetchone() is None:
+                raise NotFound(f"no session {shown(session)} (create one with POST /api/v1/sessions)")
+            connection.execute("DELETE FROM sizing WHERE session = ?", (session,))
+            if settings is not None:
+                connection.execute("INSERT INTO sizing VALUES (?, ?)", (session, json.dumps(settings)))
+
+    def delete(self, session: str) -> None:
+        with self.transaction() as connection:
+            self._load(connection, session)
+            connection.execute("DELETE FROM sizing WHERE session = ?", (session,))
+            connection.execute("DELETE FROM events WHERE session = ?", (session,))
+            connection.execute("DELETE FROM sessions WHERE id = ?", (session,))
+
+
+def add_card(text: str) -> Edit:
+    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+        card = entered(text, table)
+        check_card(table, state, card)
+        return [], [("card", str(card), 0)]
+    return edit
+
+
+def add_burn(text: str | None, hidden: int | None) -> Edit:
+    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+        card = entered(text, table) if text is not None else None
+        if card is None and not hidden:
+            raise InputError("a burn names the card turned face up (card), or how many cards were burned face down (hidden), or both")
+        return [], [("burn", None if card is None else str(card), check_burn(table, state, card, hidden))]
+    return edit
+
+
+def close_coup(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    check_close(table, state)
+    return [], [("coup", None, 0)]
+
+
+def new_shoe(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    if state.pending:
+        raise Refused("a coup is in progress: close it (or undo its cards) before a new shoe")
+    return [], [("shoe", None, 0)]
+
+
+def undo(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    if not events:
+        raise Refused("nothing to undo: the session's log is empty")
+    return [events[-1].seq], []
+
+
+def put_back(text: str) -> Edit:
+    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+        cards = parse_cards(text)
+        if len(cards) != 1:
+            raise InputError(f"give one card, such as 9, T or 9h, not {shown(text)}")
+        seq = put_back_event(state, cards[0])
+        rest = [event for event in events if event.seq != seq]
+        later = replay(table, rest)
+        try:
+            coup = play_coup(later.pending, table.decisions)
+        except InputError as error:
+            raise Refused(str(error)) from None
+        if coup.cards_used < len(later.pending):
+            raise Refused(f"without {cards[0]} the cards since the last coup are more than a coup: undo the cards after it instead")
+        return [seq], []
+    return edit
+
+
+EXPORT_COLUMNS = ("shoe", "seq", "at", "kind", "card", "hidden_burns", "coup", "player", "banker", "player_total", "banker_total", "winner")
+
+
+def export(session: str, created: str, table: Table, events: list[Event], fmt: str) -> str | dict[str, Any]:
+    """The whole session: as JSON (settings, log, every coup with each bet's result) or as CSV (one row per log entry)."""
+    state = replay(table, events)
+    coups = {closed.seq: coup_record(closed, table, results=True) for closed in state.coups}
+    if fmt == "json":
+        return {"id": session, "created": created, "settings": table.settings.to_dict(), "bets": [bet.name for bet in table.bets],
+                "events": [event.to_dict() for event in events], "coups": list(coups.values())}
+    out = io.StringIO()
+    writer = csv.writer(out, lineterminator="\n")
+    writer.writerow(EXPORT_COLUMNS)
+    shoe = 1
+    for event in events:
+        shoe += event.kind == "shoe"
+        coup = coups.get(event.seq)
+        row = [shoe, event.seq, event.at, event.kind, event.card or "", event.hidden]
+        row += [coup["number"], " ".join(coup["player"]), " ".join(coup["banker"]), coup["player_total"], coup["banker_total"], coup["winner"]] if coup else [""] * 6
+        writer.writerow(row)
+    return out.getvalue()

@@ -1,0 +1,187 @@
+"""What to bet now: the Kelly position on a session's next coup (:func:`exact_odds.studies.sizing.size`
+on the shoe left), under the table's limits and a rebate, as the ``size`` command's options name them.
+
+Without named bets a session sizes its bets with a positive expectation on the next coup (the
+rebate included), ranked by the growth of each one's Kelly stake alone to second order
+(``EV^2 / 2 Var``): the best :data:`MAX_SERVED` on request, the best :data:`PER_CARD` in the state
+after each card (several free stakes cost the optimiser a quarter of a second), beside the best
+:data:`MAINS_ADDED` main bets when a side bet needs one. With none positive it sizes the best bet
+alone, which the library answers "no bet": no position of bets whose expectations are all at most
+0 grows the bankroll (``ln(1 + x) <= x``).
+"""
+
+import threading
+from collections import OrderedDict
+from collections.abc import Mapping, Sequence
+from dataclasses import asdict, dataclass
+from fractions import Fraction
+from typing import Any
+
+from ..bets.bets import Bet
+from ..core.cards import Card
+from ..core.numbers import parse_exact, parse_percent, shown
+from ..core.policy import Decisions
+from ..core.shoe import Shoe
+from ..errors import InputError
+from ..studies.sizing import MAIN, Limits, per_bet, size
+from .sessions import ANALYSIS_LOCK
+
+MAX_SERVED = 4
+"""A position served holds at most this many bets (each minimum doubles the optimiser's work: four
+bets with minimums and whole units take up to a second)."""
+PER_CARD = 1
+"""Positive bets sized in a session's state after each card (the whole position: on request)."""
+MAINS_ADDED = 2
+"""Main bets added, the best first, to a session's position when a side bet needs one beside it."""
+
+
+@dataclass(frozen=True)
+class Staking:
+    """A bankroll and how to size it, as the ``size`` command's options name them (amounts in money,
+    exact numbers as text; ``rebate`` a percent)."""
+
+    bankroll: str
+    bets: str | None = None
+    kelly: str = "1"
+    rebate: str | None = None
+    min: str | None = None
+    max: str | None = None
+    total_max: str | None = None
+    unit: str | None = None
+    side_needs_main: bool = False
+    side_ratio: str | None = None
+    main: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def rebate_share(self) -> Fraction:
+        """The rebate as a share of each loss."""
+        if self.rebate is None:
+            return Fraction(0)
+        share = parse_percent(self.rebate, "rebate") / 100
+        if not 0 <= share < 1:
+            raise InputError(f"rebate must be at least 0 and below 100 percent, not {shown(self.rebate)}")
+        return share
+
+    @property
+    def sides_need_mains(self) -> bool:
+        return self.side_needs_main or self.side_ratio is not None
+
+    def mains(self, names: Sequence[str]) -> tuple[str, ...]:
+        """The main bets (``main``, checked against the bets ``names``; else the library's)."""
+        if self.main is None:
+            return MAIN
+        if not self.sides_need_mains:
+            raise InputError("main names the main bets for side_needs_main and side_ratio: give one of them, or leave main out")
+        mains = tuple(name.strip().lower() for name in self.main.split(",") if name.strip())
+        if not mains:
+            raise InputError("main is empty: name the main bets, separated by commas")
+        for name in mains:
+            if name not in names:
+                raise InputError(f"main: {name!r} is not a bet of this position ({', '.join(names)})")
+        return mains
+
+    def limits(self, position: Sequence[str], names: Sequence[str]) -> Limits:
+        """The limits on the bets of ``position``: per-bet amounts may name any of ``names``."""
+        def amounts(text: str | None, what: str) -> dict[str, Fraction]:
+            given = per_bet(text, what, names) if text is not None else {}
+            return {name: amount for name, amount in given.items() if name in position}
+
+        def amount(text: str | None, what: str) -> Fraction | None:
+            return None if text is None else parse_exact(text, what)
+
+        return Limits(amounts(self.min, "min"), amounts(self.max, "max"), amount(self.total_max, "total_max"), amount(self.unit, "unit"),
+                      self.side_needs_main, amount(self.side_ratio, "side_ratio"), self.mains(names))
+
+
+def expected_value(record: Mapping[str, Any], rebate: Fraction) -> Fraction:
+    """A bet's exact expected value per unit on the next coup, a ``rebate`` of each loss returned
+    (from its record in the analysis JSON)."""
+    if not rebate:
+        return Fraction(record["expected_value"])
+    return sum((Fraction(line["probability"]) * rebated(Fraction(line["net"]), rebate) for line in record["returns"]), Fraction(0))
+
+
+def rebated(net: Fraction, rebate: Fraction) -> Fraction:
+    return net * (1 - rebate) if net < 0 else net
+
+
+def kelly_growth(record: Mapping[str, Any], rebate: Fraction) -> tuple[bool, Fraction]:
+    """How the positive bets are ranked: ``EV^2 / (2 Var)``, the growth per coup of a bet's Kelly
+    stake alone to second order (a bet without risk first)."""
+    mean = expected_value(record, rebate)
+    square = sum((Fraction(line["probability"]) * rebated(Fraction(line["net"]), rebate) ** 2 for line in record["returns"]), Fraction(0))
+    variance = square - mean * mean
+    return (True, mean) if not variance else (False, mean * mean / (2 * variance))
+
+
+def chosen(bets: Sequence[Bet], analysis: Mapping[str, Any], staking: Staking, most: int = MAX_SERVED) -> tuple[list[Bet], str]:
+    """The bets of a session to size (without named bets, at most ``most`` positive ones), and in
+    words why those."""
+    by_name = {bet.name: bet for bet in bets}
+    names = list(by_name)
+    if staking.bets is not None:
+        wanted = [name.strip().lower() for name in staking.bets.split(",") if name.strip()]
+        if not wanted:
+            raise InputError("bets is empty: name the session's bets to size, separated by commas (or leave bets out)")
+        for name in wanted:
+            if name not in by_name:
+                raise InputError(f"bets: {name!r} is not a bet of this session ({', '.join(names)})")
+        if len(set(wanted)) < len(wanted):
+            raise InputError("bets: a bet is named twice")
+        if len(wanted) > MAX_SERVED:
+            raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(wanted)}")
+        return [by_name[name] for name in wanted], "the bets named"
+    rebate = staking.rebate_share
+    values = {name: expected_value(analysis["bets"][name], rebate) for name in names}
+    best = sorted(names, key=lambda name: values[name], reverse=True)
+    mains = staking.mains(names)
+    added = [name for name in best if name in mains][:MAINS_ADDED] if staking.sides_need_mains else []
+    positive = [name for name in best if values[name] > 0 and name not in added]
+    if not positive:
+        return [by_name[name] for name in added or best[:1]], \
+            f"no bet of the session has a positive expectation: {'its best main bets' if added else 'its best bet alone'}, sized (no bet)"
+    positive.sort(key=lambda name: kelly_growth(analysis["bets"][name], rebate), reverse=True)
+    taken = positive[:max(1, min(most, MAX_SERVED) - len(added))]
+    why = (f"the session's {len(taken)} bets with a positive expectation" if len(taken) > 1 else "the session's bet with a positive expectation") + \
+        f" (of {len(positive)}) whose Kelly stake alone grows the bankroll most (EV^2 / 2 Var), the rebate included"
+    if added:
+        why += f", beside its best main bets ({', '.join(added)})"
+    return [by_name[name] for name in taken + added], why
+
+
+def position(shoe: Shoe, bets: Sequence[Bet], decisions: Decisions, staking: Staking, names: Sequence[str]) -> dict[str, Any]:
+    """The sizing of ``bets`` on the next coup of ``shoe``, as ``size --format json`` prints it;
+    per-bet limits may name any of ``names``."""
+    limits = staking.limits([bet.name for bet in bets], names)
+    kelly = parse_exact(staking.kelly, "kelly")
+    bankroll = parse_exact(staking.bankroll, "bankroll")
+    with ANALYSIS_LOCK:
+        return size(shoe, list(bets), bankroll, limits, kelly, staking.rebate_share, decisions).to_dict()
+
+
+POSITIONS: "OrderedDict[tuple[object, ...], dict[str, Any]]" = OrderedDict()
+POSITIONS_KEPT = 64
+POSITIONS_LOCK = threading.Lock()
+
+
+def session_position(key: object, start: Shoe, seen: Sequence[Card], bets: Sequence[Bet], decisions: Decisions,
+                     analysis: Mapping[str, Any], staking: Staking, most: int = MAX_SERVED) -> dict[str, Any]:
+    """What to bet now in a session (its shoe left: ``start`` less ``seen``): the sizing, with the
+    bets ``chosen`` (at most ``most`` positive ones) and why (kept for a few shoes, by ``key`` the
+    session's settings)."""
+    cache = (key, tuple(map(str, seen)), staking, most)
+    with POSITIONS_LOCK:
+        if cache in POSITIONS:
+            POSITIONS.move_to_end(cache)
+            return POSITIONS[cache]
+    sized, why = chosen(bets, analysis, staking, most)
+    record = position(start.remove(seen).checked(), sized, decisions, staking, [bet.name for bet in bets])
+    record["chosen"] = why
+    with POSITIONS_LOCK:
+        POSITIONS[cache] = record
+        if len(POSITIONS) > POSITIONS_KEPT:
+            POSITIONS.popitem(last=False)
+    return record

@@ -1,0 +1,128 @@
+"""The tracker page in a real browser (Playwright driving Debian's chromium, on a phone-sized
+window) against `baccarat-odds serve`: the burn and the four worked example coups of
+rules-sources/002 entered from the keyboard, an undo, and every figure on the page equal to the
+CLI's exact JSON for the same shoe (formatted here, independently, from the CLI's fractions); the
+"what to bet now" panel showing the library's Kelly stake, and "no bet"."""
+
+import json
+import shutil
+from collections.abc import Iterator
+from contextlib import contextmanager
+from fractions import Fraction
+from math import floor
+from typing import Any
+
+import pytest
+
+sync_api = pytest.importorskip("playwright.sync_api")
+from test_serve_sessions import call, free_port, serve  # noqa: E402
+
+from exact_odds.core.shoe import Shoe  # noqa: E402
+from exact_odds.studies.sizing import size  # noqa: E402
+
+CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
+EXAMPLES = ["9S 5D 9H 2C", "3H 2S 8D KC QH 6S", "4C AD KS 2H 8C", "7S 3D KH 4C"]
+
+
+def percent(value: Fraction, places: int = 4, times: int = 100) -> str:
+    """``value`` (times ``times``: a percentage) to ``places`` decimals, half away from zero."""
+    scaled = floor(abs(value) * times * 10**places + Fraction(1, 2))
+    digits = str(scaled).rjust(places + 1, "0")
+    return ("-" if value < 0 and scaled else "") + digits[:-places] + "." + digits[-places:]
+
+
+@contextmanager
+def phone_page(tmp_path) -> Iterator[tuple[int, Any]]:
+    """`baccarat-odds serve` and a phone-sized page of chromium: (port, page); no script error on it."""
+    port = free_port()
+    server = serve(str(tmp_path / "sessions.sqlite"), port)
+    try:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            problems: list[str] = []
+            page.on("pageerror", lambda error: problems.append(str(error)))
+            yield port, page
+            assert problems == []
+            browser.close()
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (Debian's chromium package; no browser is downloaded)")
+def test_a_shoe_tracked_in_the_page_shows_the_cli_figures(tmp_path, run):
+    with phone_page(tmp_path) as (port, page):
+        page.goto(f"http://127.0.0.1:{port}/")
+        page.check("#entersuits")
+        page.click("#create")
+        page.wait_for_selector("body[data-events='0']")
+        events = 0
+
+        def key(*keys: str) -> None:
+            nonlocal events
+            for name in keys:
+                page.keyboard.press(name)
+            events += 1
+            page.wait_for_selector(f"body[data-events='{events}']")
+
+        key("5", "H")  # the burn: 5H turned face up (the first card of the shoe), 5 burned face down
+        for coup in EXAMPLES:
+            for card in coup.split():
+                key(card[0], card[1])
+            key("Enter")
+        assert page.locator("#history tbody tr").all_inner_texts() == [
+            "4\t7S KH (7)\t3D 4C (7)\tT",
+            "3\t4C KS 8C (2)\tAD 2H (3)\tB", "2\t3H 8D QH (1)\t2S KC 6S (8)\tB", "1\t9S 9H (8)\t5D 2C (7)\tP natural"]
+        events -= 2
+        page.keyboard.press("u")
+        page.keyboard.press("u")  # the close of the last coup, then its last card
+        page.wait_for_selector(f"body[data-events='{events}']")
+        assert page.locator("#history tbody tr").count() == 3
+        assert page.inner_text("#progress").startswith("Player 7S KH (7) · Banker 3D (3)")
+        seen = ["5H", *" ".join(EXAMPLES).split()[:-1]]
+        code, out, err = run("--format", "json", "--decks", "8", "--remove", " ".join(seen), "--bets", "all")
+        assert code == 0, err
+        expected = json.loads(out)
+        for name in ("banker", "player", "tie"):
+            assert page.inner_text(f"#p-{name}") == percent(Fraction(expected["outcomes"][name]["probability"])) + "%"
+        rows = page.locator("#bets-table tbody tr")
+        shown = {row.get_attribute("data-bet"): row.locator("td").nth(1).inner_text() for row in rows.all()}
+        assert shown == {name: percent(Fraction(bet["house_edge"])) for name, bet in expected["bets"].items()}
+        positive = {row.get_attribute("data-bet") for row in page.locator("#bets-table tbody tr.positive").all()}
+        assert positive == {name for name, bet in expected["bets"].items() if Fraction(bet["expected_value"]) > 0}
+        page.click("#bets-table tr[data-bet='dragon_7']")
+        exact = expected["bets"]["dragon_7"]
+        assert page.inner_text("[data-exact='dragon_7']") == f"house edge {exact['house_edge']} (EV {exact['expected_value']})"
+        assert page.inner_text("#cutinfo") == f"{416 - 14 - len(seen) - 5} cards to the cut card."
+        assert page.inner_text("#shoeinfo").startswith(f"Shoe 1: {416 - len(seen)} of 416 cards left; {len(seen) + 5} dealt (5 burned face down")
+        assert page.inner_text("#rank-3 small") == "30"
+        events -= 1
+        page.click("#progress button:text-is('3D')")  # put back
+        page.wait_for_selector(f"body[data-events='{events}']")
+        assert page.inner_text("#progress").startswith("Player 7S (7) · Banker KH (0)")  # the cards left, in shoe order
+        assert page.inner_text("#rank-3 small") == "31"
+        page.screenshot(path=str(tmp_path / "tracker.png"), full_page=True)
+
+
+SEVENS = ",".join(f"{rank}={8 if rank == '7' else 4}" for rank in "A 2 3 4 5 6 7 8 9 T J Q K".split())
+"""One deck with four more 7s: Dragon 7 has the player's edge, and loses it when a 7 is dealt."""
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (Debian's chromium package; no browser is downloaded)")
+def test_the_panel_shows_what_to_bet_now(tmp_path):
+    with phone_page(tmp_path) as (port, page):
+        session = call(port, "POST", "/api/v1/sessions", {"shoe": SEVENS, "bets": "banker,player,tie,dragon_7", "burn": "none"})["id"]
+        page.goto(f"http://127.0.0.1:{port}/#s={session}")
+        page.wait_for_selector("body[data-events='0']")
+        page.fill("#bankroll", "1000")
+        page.select_option("#kelly", "1/2")
+        page.click("#size-set")
+        cell = page.wait_for_selector("#stakes tr[data-bet='dragon_7'] td.amount")
+        (stake,) = size(Shoe.parse(SEVENS), "dragon_7", 1000, kelly="1/2").stakes
+        assert (cell.get_attribute("title"), cell.inner_text()) == (str(stake.amount), percent(stake.amount, 2, 1))
+        assert page.locator("#stakes tbody tr").count() == 1 and page.locator("#nobet").is_hidden()
+        page.keyboard.press("7")
+        page.wait_for_selector("body[data-events='1']")
+        assert page.locator("#nobet").is_visible() and page.locator("#stakes").is_hidden()
+        assert page.input_value("#bankroll") == "1000"
