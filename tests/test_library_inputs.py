@@ -5,6 +5,7 @@ import inspect
 import json
 import pickle
 import re
+import warnings
 from fractions import Fraction
 from pathlib import Path
 
@@ -163,3 +164,15 @@ def test_a_percentage_is_a_number_beside_its_exact_value(run):
     assert not [row for row in rows if "%" in row]
     effect = rows[1].split(",")
     assert effect[3] == fixed(Fraction(effect[2]) * 100, 6)
+
+
+def test_all_on_a_shoe_by_rank_warns_which_bets_it_leaves_out() -> None:
+    """The command line prints a note; the library says it as a UserWarning, naming the bets on suits."""
+    suited = sorted(name for name, bet in catalog().items() if bet.needs_suits)
+    with pytest.warns(UserWarning, match="left out") as caught:
+        result = analyze(Shoe.decks(8).remove("5h K 9d"), "all")
+    assert all(name in str(caught[0].message) for name in suited)
+    assert sorted(set(catalog()) - {bet.bet.name for bet in result.bets}) == suited
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        assert len(analyze(Shoe.decks(8).remove("5h 9d"), "all").bets) == len(catalog())

@@ -10,6 +10,7 @@ The first row whose condition holds settles the bet; a coup no row matches loses
 
 import os
 import re
+import warnings
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -382,7 +383,7 @@ def check_reach(chosen: Sequence[Bet], commission: bool, tie_pays: bool, own: Se
 
 def as_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, suits_known: bool) -> list[Bet]:
     """Bets as people give them: None for the main bets, a name, comma-separated names or ``all`` (every catalog bet the shoe
-    can settle: bets on suits need a shoe that knows suits), a :class:`Bet`, or a list of either (an
+    can settle: bets on suits need a shoe that knows suits, and a UserWarning says which were left out), a :class:`Bet`, or a list of either (an
     empty list: the outcomes alone). The
     main bets named are those of ``rules`` (their commission and tie pay).
 
@@ -401,7 +402,10 @@ def as_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, su
         if isinstance(bet, Bet):
             chosen.append(bet)
         elif isinstance(bet, str):
-            chosen.extend(select_bets(available_bets(rules), bet, suits_known, option="bets")[0])
+            named, notes = select_bets(available_bets(rules), bet, suits_known, option="bets")
+            for note in notes:  # what the command line prints as a note: "all" without the bets on suits
+                warnings.warn(note, UserWarning, stacklevel=3)
+            chosen.extend(named)
         else:
             raise InputError(f"bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not {shown(bet)}")
     return list(dict.fromkeys(chosen))

@@ -11,6 +11,7 @@ from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial, lcm
+from functools import cached_property
 from typing import Any, Protocol
 
 import numpy as np
@@ -69,7 +70,8 @@ class BetAnalysis:
 
     def _second_moment(self) -> Fraction:
         scale = lcm(*(row.pays.net.denominator for row in self.rows))
-        return Fraction(sum(int((row.pays.net * scale) ** 2) * row.combinations for row in self.rows), scale**2 * self.total)
+        return Fraction(sum((row.pays.net.numerator * (scale // row.pays.net.denominator)) ** 2 * row.combinations for row in self.rows),
+                        scale**2 * self.total)
 
     @property
     def house_edge(self) -> Fraction:
@@ -86,7 +88,7 @@ class BetAnalysis:
         resolved = 1 - self.push_probability
         return self.house_edge / resolved if resolved else None
 
-    @property
+    @cached_property
     def variance(self) -> Fraction:
         return self._second_moment() - self.expected_value**2
 
