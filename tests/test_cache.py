@@ -24,7 +24,7 @@ def fresh():
 
 def kept(monkeypatch, built=None):
     """The plain table through the store, in a fresh process's state; ``built`` counts the builds."""
-    cache.coup_table.cache_clear()
+    cache._coup_table.cache_clear()
     if built is not None:
         monkeypatch.setattr(cache, "build_coup_table", lambda *arguments: built.append(1) or fresh())
     return cache.coup_table(DECISIONS)

@@ -40,7 +40,7 @@ KINDS = {
 }
 
 
-MEMORY = (store.coup_table, store.card_table, tables.card_table, tables.build_coup_table, patterns.pattern_form)
+MEMORY = (store._coup_table, store.card_table, tables.card_table, tables.build_coup_table, patterns.pattern_form)
 
 
 def forget():
@@ -194,3 +194,19 @@ def test_the_folder_keeps_the_newest_within_its_byte_budget(folder, monkeypatch)
     read("counted by event")
     names = [path.name for path in folder.iterdir()]
     assert len(names) == 1 and names[0].startswith("coup-")  # the newest stays even beyond the budget; the older went
+
+
+def test_a_shoe_that_runs_out_of_a_card_keeps_its_counted_table(monkeypatch):
+    """A counted table is the same for every shoe: a shoe that holds no more 5D (a live session near
+    the end of a shoe) settles Super Tie from the table in memory, with no read, no build and the
+    same event basis; its answer is the one a fresh process gives."""
+    from exact_odds import analyze
+
+    full = Shoe.parse(",".join(f"{rank}{suit}=2" for rank in "A23456789TJQK" for suit in "SHDC"))
+    depleted = full.remove("5d 5d")
+    forget()
+    fresh = analyze(depleted, "super_tie")["super_tie"]
+    forget()
+    analyze(full, "super_tie")
+    monkeypatch.setattr(store, "kept", lambda *arguments: pytest.fail("a counted table was looked up again for a shoe short of a card"))
+    assert analyze(depleted, "super_tie")["super_tie"].rows == fresh.rows

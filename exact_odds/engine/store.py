@@ -111,17 +111,18 @@ def _read(path: str, restore: Callable[[dict[str, Array]], Kept | None]) -> Kept
     return found
 
 
-@lru_cache(maxsize=16)
 def coup_table(decisions: Decisions, tracked: Tracked = (), support: Support = None, bets: tuple[Bet, ...] | None = None) -> Table:
-    """The table of :func:`~exact_odds.engine.tables.build_coup_table`, kept on disk. A table of
-    counted predicates alone is the same for every shoe (no support); given the ``bets`` to settle,
-    its rows are the events they and the winner tell apart (far fewer: see
-    :func:`~exact_odds.engine.tables.counted_table`)."""
+    """The table of :func:`~exact_odds.engine.tables.build_coup_table`, kept on disk and in memory. A
+    table of counted predicates alone is the same for every shoe (no support: one table, and one
+    event basis, however the shoe runs out of cards); given the ``bets`` to settle, its rows are the
+    events they and the winner tell apart (far fewer: see :func:`~exact_odds.engine.tables.counted_table`)."""
     counted = bool(tracked) and all(slot.startswith(COUNTED) for slot, _ in tracked)
-    if counted:
-        support = None
-    if not counted:
-        bets = None
+    return _coup_table(decisions, tracked, None if counted else support, bets if counted else None)
+
+
+@lru_cache(maxsize=16)
+def _coup_table(decisions: Decisions, tracked: Tracked, support: Support, bets: tuple[Bet, ...] | None) -> Table:
+    counted = bool(tracked) and all(slot.startswith(COUNTED) for slot, _ in tracked)
     what = (decisions_key(decisions), tracked, support, None if bets is None else bets_key(bets))
     scale = decisions.scale**2
     if counted:
