@@ -235,3 +235,49 @@ def test_the_variant_in_use_is_named_and_a_setting_that_cannot_take_effect_is_re
     monkeypatch.delenv("EXACT_ODDS_KERNEL")
     assert kernel.kernel_info().instruction_set == RUNS[0] == kernel._kernel.instruction_set()
     assert os.environ.get("EXACT_ODDS_KERNEL") is None
+
+
+def test_the_largest_event_is_weighed_as_the_total(monkeypatch):
+    """The batch weighs the event of most entries as every sequence of six cards less the others
+    (one entry instead of thousands): the same numerators as without that, on every copy and the
+    numpy path, and the plain enumerator's expectations on a shoe that lacks its tens."""
+    from exact_odds.engine import batch
+
+    bets = [bet for bet in RANK_BETS if bet.needs_coup]
+    table = coup_table(resolve(PUNTO_BANCO))
+    basis = events.cached_basis(table, tuple(bets))
+    entries = basis.entries
+    largest = int(np.bincount(entries.target).argmax())
+    reduced, shifted = batch.folded(table, entries, Pays(np.eye(entries.targets, dtype=np.int64)))
+    assert len(reduced.target) == len(entries.target) - int((entries.target == largest).sum()) + 1
+    assert shifted.dense[largest].tolist() == [int(target == largest) for target in range(entries.targets)]
+    shoes = drawn_shoes(33, 1, 20, False, 11)
+    shoes[5, 9] = 0
+    results = each_setting(monkeypatch, lambda: batch_expectations(shoes, bets).numerators)
+    many = batch_expectations(shoes, bets)
+    assert [many.expected_value(5, bet.name) for bet in bets] == plain_expectations(shoes[5], bets)
+    monkeypatch.setattr(batch, "folded", lambda table, entries, pays: (entries, pays))
+    basis.kept.pop("folded")
+    try:
+        assert all(result == batch_expectations(shoes, bets).numerators.tolist() for result in results.values())
+    finally:
+        basis.kept.pop("folded", None)
+
+
+def test_outcome_columns_as_many_as_the_bets(monkeypatch):
+    """One coup bet and three on the first cards with the outcomes asked for: the coup table's pays
+    then have as many columns as there are bets, and each bet still gets its own expectation."""
+    bets = [CATALOG[name] for name in ("banker", "player_pair", "banker_pair", "either_pair")]
+    shoes = drawn_shoes(9, 1, 22, False, 12)
+    many = batch_expectations(shoes, bets, outcomes=True)
+    assert [many.expected_value(2, bet.name) for bet in bets] == plain_expectations(shoes[2], bets)
+
+
+def test_pays_too_large_to_fold_are_weighed_as_they_are():
+    """A pay of 2^32 on a one-deck shoe leaves the sums in int64 but not with room for the folded
+    event's doubled pays: the batch weighs the events as they are, exactly."""
+    bets = list(load_bets('[[bet]]\nname = "huge_tie"\npays = [{ when = "winner == tie", pays = "4294967296" }]\n', "test").values())
+    shoes = drawn_shoes(10, 1, 24, False, 13)
+    many = batch_expectations(shoes, bets)
+    assert "folded" not in events.cached_basis(coup_table(resolve(PUNTO_BANCO)), tuple(bets)).kept
+    assert [many.expected_value(4, "huge_tie")] == plain_expectations(shoes[4], bets)

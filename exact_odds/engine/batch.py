@@ -15,7 +15,7 @@ Fraction(-43, 415)
 
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import Any, cast
 
 import numpy as np
 
@@ -25,14 +25,14 @@ from .distribution import FLOAT_EXACT, INT64_SAFE, falling
 from ..errors import InputError
 from ..core.features import OUTCOMES, Array, Granularity, Partition
 from .events import cached_basis
-from .kernel import Pays, exact_counts, weigh_counts
+from .kernel import Entries, Pays, exact_counts, weigh_counts
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.numbers import shown
 from ..core.rules import PUNTO_BANCO, DrawRules
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP
-from .patterns import pattern_form
-from .store import coup_table
-from .tables import Table, Tracked, card_table, membership, tracked_key
+from .patterns import card_partition, pattern_form
+from .store import card_table, coup_table
+from .tables import Table, Tracked, membership, tracked_key
 
 CHUNK = 32768
 """Shoes weighed in one call of the kernel."""
@@ -214,6 +214,40 @@ def factor_counts(table: Table, classes: Array) -> Array:
     return known
 
 
+CHECKED_SHOES = 3
+"""Shoes on which :func:`folded` checks that a table's counts add up to every sequence of its cards."""
+
+
+def folded(table: Table, entries: Entries, pays: Pays) -> tuple[Entries, Pays]:
+    """The same sums of counts times pays with fewer entries. The counts of a table's targets add up
+    to ``scale * falling(N, depth)`` (each sequence of ``depth`` of a shoe's N cards extends exactly
+    one entry; checked on a few shoes), so the target with the most entries is weighed as that
+    total, one entry on the factors N, N - 1, ..., and every other target pays its difference with
+    it. (The kernel adds modulo 2^64: only the sums, which are unchanged, need fit in int64.) The
+    entries and pays as they are where that cannot be done."""
+    source, offset = table._factor_layout
+    size = table.refined + 10  # where factor_counts puts the size
+    places = [np.flatnonzero((source == size) & (offset == drawn)) for drawn in range(table.depth)]
+    if (not len(entries.target) or entries.weight.dtype == object or entries.factors.shape[1] != table.depth or table.scale >= INT64_SAFE
+            or any(not len(place) for place in places)):
+        return entries, pays
+    total_factors = np.array([[place[0] for place in places]], dtype=entries.factors.dtype)
+    largest = int(np.bincount(entries.target, minlength=entries.targets).argmax())
+    keep = entries.target != largest
+    reduced = Entries(np.concatenate([entries.factors, total_factors]),
+                      np.concatenate([entries.multiset[keep], np.array([len(entries.factors)], dtype=entries.multiset.dtype)]),
+                      np.concatenate([entries.target[keep], np.array([largest], dtype=entries.target.dtype)]),
+                      np.concatenate([entries.weight[keep], np.array([table.scale], dtype=entries.weight.dtype)]), entries.targets)
+    shoes = np.random.default_rng(0).integers(1, 8, size=(CHECKED_SHOES, table.partition.classes))  # small counts: int64 sums
+    known = factor_counts(table, shoes)
+    counts = weigh_counts(entries, known, table._factor_layout, table.bound(int(known[:, size].max())))
+    if counts.sum(axis=1).tolist() != [table.scale * falling(int(shoe), table.depth) for shoe in known[:, size]]:
+        return entries, pays
+    shifted = pays.dense - pays.dense[largest]
+    shifted[largest] = pays.dense[largest]
+    return reduced, Pays(shifted)
+
+
 def _columns(members: list[int]) -> slice | list[int]:
     """The columns of ``members`` (ascending bet numbers): a slice when they are consecutive, which
     numpy copies into far faster than a list of columns."""
@@ -225,6 +259,10 @@ def _columns(members: list[int]) -> slice | list[int]:
 OUTCOME_GROUP: tuple[bool, Tracked] = (True, ())
 """The table whose events are told apart by the winner too, when the outcomes are asked for: the
 coup's, no card slot tracked (the main bets' own)."""
+
+
+def _group(bets: list[Bet], members: list[int]) -> tuple[Bet, ...]:
+    return tuple(bets[index] for index in members)
 
 
 def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None,
@@ -254,7 +292,8 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
         groups.setdefault(OUTCOME_GROUP, [])
     forms = {key: pattern_form(key[1], tuple(bets[index] for index in members)) for key, members in groups.items()
              if not key[0] and draws_of_classes(key[1]) > SMALL_CARD_TABLE}
-    tables = {key: coup_table(decisions, key[1]) if key[0] else card_table(key[1]) for key in groups if forms.get(key) is None}
+    tables = {key: coup_table(decisions, key[1], None, _group(bets, members)) if key[0] else card_table(key[1], card_partition(key[1], _group(bets, members)))
+              for key, members in groups.items() if forms.get(key) is None}  # tables for the classes the bets tell apart, as for one shoe
     largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
     largest = max((table.bound(max(sizes, default=0)) for table in tables.values()), default=max(sizes, default=0) ** 4)
     wide = largest_pay * largest >= INT64_SAFE
@@ -265,7 +304,7 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     by_partition: dict[Partition, Array] = {}  # the shoes' class counts, once per partition
     outcome_table: Table | None = None
     for key, members in groups.items():
-        group = tuple(bets[index] for index in members)
+        group = _group(bets, members)
         form = forms.get(key)
         if form is not None:
             pays = _pays(group, np.stack([bet.settle(form.columns) for bet in group], axis=1))
@@ -299,9 +338,17 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
             known = factor_counts(table, classes[chunk])
             if wide or bound >= INT64_SAFE:  # Python integers
                 paid = weigh_counts(basis.entries, known, table._factor_layout, bound).astype(object) @ paying.dense.astype(object)
-            else:  # every partial sum is at most the largest pay (or 1) times the total: int64
+            elif 4 * max(largest_pay, 1) * bound >= INT64_SAFE:  # every partial sum is at most the largest pay (or 1) times the total: int64
                 paid = weigh_counts(basis.entries, known, table._factor_layout, bound, pays=paying)
-            numerators[chunk, _columns(members)] = paid[:, : len(members)]
+            else:  # folded, every partial sum is at most twice the largest pay times twice the total
+                if "folded" not in basis.kept:
+                    basis.kept["folded"] = folded(table, basis.entries, paying)
+                entries, shifted = cast(tuple[Entries, Pays], basis.kept["folded"])
+                paid = weigh_counts(entries, known, table._factor_layout, bound, pays=shifted)
+            if len(members) == len(bets) and paid.shape == numerators.shape and paid.dtype == numerators.dtype:  # every bet, every shoe: no copy
+                numerators = paid
+            else:
+                numerators[chunk, _columns(members)] = paid[:, : len(members)]
             if counts_outcomes:
                 won.append(paid[:, len(members) :].astype(np.int64) if bound < INT64_SAFE else paid[:, len(members) :])
     if not outcomes:
