@@ -182,10 +182,15 @@ def test_the_source_folder_without_its_kernel_warns_once(tmp_path):
     kernel: a warning says so (once), and --version names the numpy path."""
     source = Path(kernel.__file__).parent.parent
     shutil.copytree(source, tmp_path / "exact_odds", ignore=shutil.ignore_patterns("*.so", "__pycache__"))
+    shutil.copy(source.parent / "pyproject.toml", tmp_path / "pyproject.toml")
     code = "import exact_odds.engine.kernel as k; print(k.kernel_info())"
-    done = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, cwd=tmp_path,
-                          env={key: value for key, value in os.environ.items() if key != "EXACT_ODDS_KERNEL"})
+    environment = {key: value for key, value in os.environ.items() if key != "EXACT_ODDS_KERNEL"}
+    done = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, cwd=tmp_path, env=environment)
     assert done.returncode == 0, done.stderr
     assert done.stderr.count("RuntimeWarning: exact_odds is imported from") == 1
     assert f"imported from {tmp_path} without its compiled kernel" in done.stderr
+    assert done.stdout.startswith("numpy path (the C extension was not built")
+    (tmp_path / "pyproject.toml").unlink()  # an install without a compiler (site-packages): --version says so, no warning on every run
+    done = subprocess.run([sys.executable, "-W", "always", "-c", code], capture_output=True, text=True, cwd=tmp_path, env=environment)
+    assert (done.returncode, done.stderr) == (0, "")
     assert done.stdout.startswith("numpy path (the C extension was not built")

@@ -30,7 +30,7 @@ try:
     from . import _kernel  # type: ignore[attr-defined]  # the C extension, built by setup.py when a compiler is present
 except ImportError:  # no compiler at install time: the numpy path
     _kernel = None
-    if os.path.exists(os.path.join(os.path.dirname(__file__), "_kernel.c")) and os.environ.get("EXACT_ODDS_KERNEL", "") != "numpy":
+    if os.path.exists(os.path.join(os.path.dirname(os.path.dirname(os.path.dirname(__file__))), "pyproject.toml")) and os.environ.get("EXACT_ODDS_KERNEL", "") != "numpy":  # a source checkout, not an install without a compiler
         warnings.warn(f"exact_odds is imported from {os.path.dirname(os.path.dirname(os.path.dirname(__file__)))} without its compiled kernel, so batches run "
                       "on the slower numpy path (same results); `pip install -e .` there builds it", RuntimeWarning, stacklevel=2)
 
