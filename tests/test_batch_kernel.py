@@ -15,7 +15,7 @@ from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
 from exact_odds.engine import events, kernel
 from exact_odds.engine.analysis import PlainEngine, analyze
-from exact_odds.engine.batch import batch_expectations, factor_counts
+from exact_odds.engine.batch import MAX_COUNT, _projection, batch_expectations, factor_counts, projected
 from exact_odds.engine.distribution import FLOAT_EXACT
 from exact_odds.engine.kernel import INT64_BOUND, INT128_BOUND, Entries, Pays, weigh, weigh_counts
 from exact_odds.engine.store import coup_table
@@ -208,15 +208,24 @@ def test_merged_classes_weigh_as_the_table_does(monkeypatch, name):
     assert all(result == weigh_counts(whole, known, table._factor_layout, bound).tolist() for result in counts.values())
 
 
-@pytest.mark.parametrize("table", ["coup", "card"])
-def test_the_batch_reads_the_factors_the_table_lays_out(table):
-    """The counts the batch hands the kernel, read through the table's layout, are the table's own
-    factor vectors."""
-    chosen = coup_table(resolve(PUNTO_BANCO)) if table == "coup" else card_table(tracked_key(CATALOG["either_pair"].card_slots))
-    shoes = drawn_shoes(5, 8, 100, False, 11)
-    classes = chosen.partition.class_counts(shoes)
-    source, offset = chosen._factor_layout
-    assert (factor_counts(chosen, classes)[:, source] - offset).tolist() == chosen.factor_vectors(classes).tolist()
+@pytest.mark.parametrize("suited", [False, True])
+@pytest.mark.parametrize("bet", ["banker", "either_pair", "super_tie", "lucky_nines"])
+def test_the_batch_reads_the_factors_the_table_lays_out(bet, suited):
+    """The counts the batch hands the kernel (projected from the shoes' rows), read through the
+    table's layout, are the table's own factor vectors of the shoes' class counts, on rank or
+    per-card shoes, up to counts just below the batch's limit."""
+    chosen = CATALOG[bet]
+    if chosen.needs_suits and not suited:
+        pytest.skip("bets on suits need per-card shoes")
+    slots = tracked_key(chosen.card_slots)
+    table = coup_table(resolve(PUNTO_BANCO), slots) if chosen.needs_coup else card_table(slots)
+    shoes = np.concatenate([drawn_shoes(5, 8, 100, suited, 11), np.full((1, 52 if suited else 13), MAX_COUNT - 1)])
+    rows = np.concatenate([shoes, np.ones((len(shoes), 1), dtype=np.int64)], axis=1).astype(np.float64)
+    classes = table.partition.class_counts(shoes)
+    source, offset = table._factor_layout
+    known = projected(rows, _projection(table.partition, shoes.shape[1], bool(table.refined)))
+    assert (known[:, source] - offset).tolist() == table.factor_vectors(classes).tolist()
+    assert known.tolist() == factor_counts(table, classes).tolist()
 
 
 @compiled_only

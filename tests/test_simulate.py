@@ -17,6 +17,7 @@ from exact_odds.core.shoe import Shoe
 from exact_odds.studies.simulate import (
     Settings,
     deal_shoe,
+    deal_shoes,
     estimates,
     parse_tags,
     play_values,
@@ -179,6 +180,41 @@ def test_the_cut_card_appears_when_the_cards_pass_it_burned_or_dealt(after):
             appeared = [index for index, (start, end) in enumerate(zip(starts, ends)) if start <= cut < end]
             assert appeared == [len(starts) - 1 - after]
     assert 0 < burned_past < settings.shoes
+
+
+@pytest.mark.parametrize("burn", [True, False])
+def test_shoes_dealt_together_are_each_shoe_walked_alone(burn):
+    """A chunk of shoes dealt at once (different burns, cut card met in different coups) gives, shoe
+    after shoe, the coups of a plain walk of that shoe: the first card of each coup from the walk, the
+    ranks left before it, the winner, and the hi-lo true count by hand over the cards turned face up."""
+    tags = parse_tags(HI_LO)
+    settings = Settings(Shoe.decks(1), 12, 4, Fraction(3, 4), burn, tags, ("banker",), PUNTO)
+    compositions, winners, true_counts, coups_per_shoe = deal_shoes(settings, 3, 12)
+    expected_compositions, expected_winners, expected_counts, expected_coups = [], [], [], []
+    for shoe in range(3, 12):
+        values = shuffled_values(4, shoe)
+        cards = np.repeat(np.arange(13), 4)
+        np.random.default_rng([4, shoe]).shuffle(cards)
+        start = 1 + (values[0] or 10) if burn else 0
+        face_down = set(range(1, start))
+        coups, left = 0, 1 if start > 39 else None  # coups still to deal once the cut card (card 39) has appeared
+        while start + 6 <= 52 and left != 0:
+            used, winner = play_values(PUNTO, values, start, np.random.default_rng())
+            expected_compositions.append([4 - int((cards[:start] == rank).sum()) for rank in range(13)])
+            expected_winners.append(winner)
+            running = sum(tags[cards[index]] for index in range(start) if index not in face_down)
+            expected_counts.append(52 * running / (52 - (start - len(face_down))))
+            coups += 1
+            start += used
+            if left is not None:
+                left -= 1
+            elif start > 39:
+                left = 1
+        expected_coups.append(coups)
+    assert coups_per_shoe.tolist() == expected_coups and len(set(expected_coups)) > 1
+    assert compositions.tolist() == expected_compositions
+    assert winners.tolist() == expected_winners
+    assert true_counts.tolist() == expected_counts
 
 
 def test_a_cut_card_burned_ends_the_shoe_after_one_coup(run):

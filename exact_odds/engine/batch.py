@@ -15,6 +15,7 @@ Fraction(-43, 415)
 
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 from typing import Any, cast
 
 import numpy as np
@@ -214,6 +215,36 @@ def factor_counts(table: Table, classes: Array) -> Array:
     return known
 
 
+@lru_cache(maxsize=64)
+def _projection(partition: Partition, columns: int, refined: bool) -> Array:
+    """The float64 matrix that takes a row of ``columns`` shoe counts and a final 1 to the counts
+    :func:`factor_counts` makes of its class counts at ``partition`` (the classes' own first when
+    ``refined``). Its rows are the one projection onto classes (:meth:`Partition.class_counts`) of
+    each column alone, and the final 1."""
+    classes = partition.class_counts(np.eye(columns, dtype=np.int64))
+    layout = np.concatenate([classes if refined else classes[:, :0], classes @ membership(partition), np.ones((columns, 1), dtype=np.int64)], axis=1)
+    matrix: Array = np.block([[layout, np.zeros((columns, 1), dtype=np.int64)],
+                              [np.zeros((1, layout.shape[1]), dtype=np.int64), np.ones((1, 1), dtype=np.int64)]]).astype(np.float64)
+    matrix.setflags(write=False)
+    return matrix
+
+
+PROJECTED_STEPS = 1 << 18
+""":func:`projected` multiplies a block of rows at a time, of at most this many multiply-adds: BLAS
+then runs each on the calling thread alone (the batch runs on one core), and its temporary is small."""
+
+
+def projected(rows: Array, matrix: Array) -> Array:
+    """``rows`` (shoes x columns and a final 1, float64) times ``matrix`` (0s and 1s, as a
+    :func:`_projection`), exactly as int64: every count is below :data:`MAX_COUNT`, so every sum of
+    at most 52 of them is an exact float."""
+    product = np.empty((len(rows), matrix.shape[1]), dtype=np.int64)
+    step = max(1, PROJECTED_STEPS // matrix.size)
+    for start in range(0, len(rows), step):
+        product[start : start + step] = rows[start : start + step] @ matrix
+    return product
+
+
 CHECKED_SHOES = 3
 """Shoes on which :func:`folded` checks that a table's counts add up to every sequence of its cards."""
 
@@ -280,8 +311,11 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     """
     decisions = decisions_of(rules, policy)
     shoes = shoe_rows(counts)
-    totals = shoes.sum(axis=1)
+    rows = np.empty((len(shoes), shoes.shape[1] + 1))  # the shoes' counts and a 1, as floats (exact: below MAX_COUNT)
+    rows[:, :-1], rows[:, -1] = shoes, 1
+    totals = projected(rows, np.append(np.ones(shoes.shape[1]), 0)[:, None])[:, 0]
     sizes = tuple(totals.tolist())
+    most = int(totals.max(initial=0))
     small = np.flatnonzero(totals < CARDS_PER_COUP)
     if len(small):
         raise InputError(f"shoe {small[0]} holds {sizes[small[0]]} cards; a coup needs a shoe of at least {CARDS_PER_COUP}")
@@ -295,14 +329,15 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     tables = {key: coup_table(decisions, key[1], None, _group(bets, members)) if key[0] else card_table(key[1], card_partition(key[1], _group(bets, members)))
               for key, members in groups.items() if forms.get(key) is None}  # tables for the classes the bets tell apart, as for one shoe
     largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
-    largest = max((table.bound(max(sizes, default=0)) for table in tables.values()), default=max(sizes, default=0) ** 4)
+    largest = max((table.bound(most) for table in tables.values()), default=most**4)
     wide = largest_pay * largest >= INT64_SAFE
-    numerators = np.zeros((len(shoes), len(bets)), dtype=object if wide else np.int64)
+    whole = len(groups) == 1 and not forms and not outcomes and len(shoes) <= CHUNK  # one weighing gives every numerator
+    numerators = np.zeros((0 if whole else len(shoes), len(bets)), dtype=object if wide else np.int64)
     scales = [0] * len(bets)
     depths = [0] * len(bets)
     won: list[Array] = []  # per chunk of shoes, the coups each outcome wins
-    by_partition: dict[Partition, Array] = {}  # the shoes' class counts, once per partition
     outcome_table: Table | None = None
+    known_of: dict[tuple[Partition, bool, int], Array] = {}  # per chunk, the counts the kernel reads, once per partition
     for key, members in groups.items():
         group = _group(bets, members)
         form = forms.get(key)
@@ -327,15 +362,15 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
             basis.kept["pays"] = Pays(np.concatenate(columns, axis=1))
         paying = basis.kept["pays"]
         assert isinstance(paying, Pays)
-        if table.partition not in by_partition:
-            by_partition[table.partition] = table.partition.class_counts(shoes)
-        classes = by_partition[table.partition]
         for position, index in enumerate(members):
             scales[index], depths[index] = group[position].scaled_pays[0] * table.scale, table.depth
         for start in range(0, len(shoes), CHUNK):
             chunk = slice(start, start + CHUNK)
             bound = table.bound(int(totals[chunk].max()))
-            known = factor_counts(table, classes[chunk])
+            place = (table.partition, bool(table.refined), start)
+            if place not in known_of:
+                known_of[place] = projected(rows[chunk], _projection(table.partition, shoes.shape[1], bool(table.refined)))
+            known = known_of[place]
             if wide or bound >= INT64_SAFE:  # Python integers
                 paid = weigh_counts(basis.entries, known, table._factor_layout, bound).astype(object) @ paying.dense.astype(object)
             elif 4 * max(largest_pay, 1) * bound >= INT64_SAFE:  # every partial sum is at most the largest pay (or 1) times the total: int64
@@ -345,8 +380,8 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
                     basis.kept["folded"] = folded(table, basis.entries, paying)
                 entries, shifted = cast(tuple[Entries, Pays], basis.kept["folded"])
                 paid = weigh_counts(entries, known, table._factor_layout, bound, pays=shifted)
-            if len(members) == len(bets) and paid.shape == numerators.shape and paid.dtype == numerators.dtype:  # every bet, every shoe: no copy
-                numerators = paid
+            if whole:
+                numerators = paid.astype(numerators.dtype, copy=False)
             else:
                 numerators[chunk, _columns(members)] = paid[:, : len(members)]
             if counts_outcomes:

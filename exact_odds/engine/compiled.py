@@ -15,7 +15,6 @@ from .distribution import Distribution
 from ..core.features import COUNTED, Levels, shoe_counts
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
-from .patterns import card_partition, pattern_form
 from .store import card_table, coup_table
 from .tables import shoe_support, slot_distribution, tracked_key
 from .events import cached_basis
@@ -47,6 +46,8 @@ class FastEngine:
         """The first cards' distribution: in closed form by pattern when every bet allows it
         (:mod:`exact_odds.engine.patterns`), else from the table of every draw of the classes of
         cards the bets tell apart (:func:`~exact_odds.engine.patterns.card_partition`)."""
+        from .patterns import card_partition, pattern_form  # here only: the coups of a cached table need not import it
+
         key = tracked_key(tracked)
         form = pattern_form(key, bets) if bets else None
         if form is not None:

@@ -272,7 +272,7 @@ def table_from_arrays(partition: Partition, refined: int, depth: int, scale: int
     stands_for = stands[entry_multiset]
     low, high = weight & (2**31 - 1), weight >> 31  # summed in halves: no int64 sum of millions of weights overflows
     covered = 0
-    for each in np.unique(stands_for).tolist():
+    for each in set(stands.tolist()):  # a few distinct values (np.unique of a 1-d array imports numpy.ma)
         chosen = stands_for == each
         covered += (int(low[chosen].sum()) + (int(high[chosen].sum()) << 31)) * each
     if covered != classes**depth * scale:

@@ -143,23 +143,100 @@ def dealing_table(decisions: Decisions) -> tuple[np.ndarray, np.ndarray] | None:
     return cards, winners
 
 
-def _dealt(table: tuple[np.ndarray, np.ndarray], digits: np.ndarray, position: int, cut: int, after_cut: int | None,
-           coups_after_cut: int) -> tuple[list[int], list[int]]:
-    """The first card and the winner of each coup dealt from the point values ``digits`` from
-    ``position`` on (see :func:`deal_shoe`), the coups read off the dealing table."""
-    windows = np.zeros(max(0, len(digits) - 5), dtype=np.int64)
+def _coups(table: tuple[np.ndarray, np.ndarray], digits: np.ndarray, position: np.ndarray, cut: int,
+           coups_after_cut: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The coups dealt from each row of point values ``digits`` from ``position`` on (see
+    :func:`deal_shoes`), read off the dealing table for every shoe at once: the coups of each shoe,
+    and per coup (shoe after shoe) its first card and the index of its six values in the table."""
+    shoes, width = digits.shape[0], max(0, digits.shape[1] - 5)
+    windows = np.zeros((shoes, width), dtype=np.int64)
     for offset in range(6):
-        windows = windows * 10 + digits[offset : offset + len(windows)]
-    following = (np.arange(len(windows)) + table[0][windows]).tolist()
-    starts = []
-    while after_cut != 0 and position < len(windows):
-        starts.append(position)
-        position = following[position]
-        if after_cut is not None:
-            after_cut -= 1
-        elif position > cut:
-            after_cut = coups_after_cut
-    return starts, table[1][windows[starts]].tolist()
+        windows = windows * 10 + digits[:, offset : offset + width]
+    # each shoe's card after every coup, read to the end of the shoe (a last column that stays there),
+    # in one flat array so that a step of every shoe is one lookup
+    rows = np.arange(shoes)[:, None] * (width + 1)
+    following = np.hstack([np.minimum(np.arange(width) + table[0][windows], width), np.full((shoes, 1), width)]) + rows
+    at = np.minimum(position, width) + rows[:, 0]
+    path = [at, following.ravel()[at]]
+    while (path[-1] - rows[:, 0] < width).any():
+        path.append(following.ravel()[path[-1]])
+    starts = np.stack(path, axis=1) - rows
+    dealt = starts[:, :-1] < width
+    available = dealt.sum(axis=1)
+    # the cut card appears when the position passes it: among the burned cards (then only the coups
+    # after it are dealt) or in a coup, which is finished and followed by ``coups_after_cut`` more
+    crossed = dealt & (starts[:, 1:] > cut)
+    coups = np.where(position > cut, coups_after_cut, np.where(crossed.any(axis=1), crossed.argmax(axis=1) + 1 + coups_after_cut, available))
+    coups = available if coups_after_cut < 0 else np.minimum(coups, available)
+    kept = starts[:, :-1][np.arange(starts.shape[1] - 1) < coups[:, None]]
+    return coups, kept, windows[np.repeat(np.arange(shoes), coups), kept]
+
+
+def deal_shoes(settings: Settings, first: int, last: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """Shoes first..last-1, each as :func:`deal_shoe` deals it, their coups one after the other:
+    compositions, winners and true counts per coup, and the coups of each shoe."""
+    by_card = settings.shoe.card_counts is not None
+    full = np.asarray(settings.shoe.card_counts if by_card else settings.shoe.rank_counts)
+    cards = np.tile(np.repeat(np.arange(len(full)), full), (last - first, 1))
+    generators = [np.random.default_rng([settings.seed, shoe]) for shoe in range(first, last)]
+    for row, rng in zip(cards, generators):
+        rng.shuffle(row)
+    ranks = cards // 4 if by_card else cards
+    digits = np.asarray(POINT_VALUES)[ranks]
+    shoes, size = cards.shape
+    # the burn: the first card turned, then as many face down as its value (tens 10)
+    position = 1 + np.where(digits[:, 0] > 0, digits[:, 0], 10) if settings.burn else np.zeros(shoes, dtype=np.int64)
+    cut = math.floor(size * settings.penetration)
+    table = dealing_table(settings.decisions)
+    if table is not None:
+        coups_per_shoe, starts, windows = _coups(table, digits, position, cut, settings.coups_after_cut)
+        winners = table[1][windows].astype(np.int64)
+    else:
+        starts_of, winners_of = [], []
+        for values, rng, at in zip(digits.tolist(), generators, position.tolist()):
+            # the shoe's own generator, after its shuffle, draws its mixed choices
+            shoe_starts, shoe_winners = [], []
+            after_cut = settings.coups_after_cut if at > cut else None
+            while after_cut != 0 and at + 6 <= size:
+                used, winner = play_values(settings.decisions, values, at, rng)
+                shoe_starts.append(at)
+                shoe_winners.append(winner)
+                at += used
+                if after_cut is not None:
+                    after_cut -= 1
+                elif at > cut:
+                    after_cut = settings.coups_after_cut
+            starts_of.append(shoe_starts)
+            winners_of.append(shoe_winners)
+        coups_per_shoe = np.array([len(shoe_starts) for shoe_starts in starts_of], dtype=np.int64)
+        starts = np.array([start for shoe_starts in starts_of for start in shoe_starts], dtype=np.int64)
+        winners = np.array([winner for shoe_winners in winners_of for winner in shoe_winners], dtype=np.int64)
+    shoe_of_coup = np.repeat(np.arange(shoes), coups_per_shoe)
+    kinds = cards if suited else ranks
+    width = 52 if suited else 13
+    # each card before a shoe's last coup is counted in the row of the first coup after it, then the rows
+    # are summed over each shoe's coups
+    offsets = np.cumsum(coups_per_shoe) - coups_per_shoe
+    marks = np.zeros((shoes, size), dtype=np.int64)
+    marks[shoe_of_coup, starts] = 1
+    before = np.cumsum(marks, axis=1)
+    last_start = np.zeros(shoes, dtype=np.int64)
+    last_start[coups_per_shoe > 0] = starts[offsets[coups_per_shoe > 0] + coups_per_shoe[coups_per_shoe > 0] - 1]
+    counted = np.arange(size) < last_start[:, None]
+    rows = (offsets[:, None] + before)[counted]
+    dealt_before = np.cumsum(np.bincount(rows * width + kinds[counted], minlength=len(starts) * width).reshape(len(starts), width), axis=0)
+    earlier = np.vstack([np.zeros((1, width), dtype=np.int64), dealt_before])[offsets[shoe_of_coup]]
+    compositions = (full if suited else np.asarray(settings.shoe.rank_counts)) - (dealt_before - earlier)
+    true_counts = np.zeros(len(starts))
+    if settings.tags:
+        seen = ~((np.arange(size) >= 1) & (np.arange(size) < position[:, None]))
+        tagged = np.zeros((shoes, size + 1), dtype=np.int64)
+        tagged[:, 1:] = np.asarray(settings.tags)[ranks] * seen
+        running = np.cumsum(tagged, axis=1)[shoe_of_coup, starts]
+        seen_before = np.cumsum(np.hstack([np.zeros((shoes, 1), dtype=np.int64), seen]), axis=1)[shoe_of_coup, starts]
+        # one division of exact integers: a true count that is a whole number is exactly that number
+        true_counts = running.astype(np.float64) if settings.running_count else (52 * running) / (size - seen_before)
+    return compositions, winners, true_counts, coups_per_shoe
 
 
 def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -167,56 +244,8 @@ def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.n
     composition left in the shoe (per card when ``suited``, else per rank), the winner, and the true
     count (running count of the cards seen over the decks not yet seen: burned cards are face down; the
     running count itself when the settings say so)."""
-    rng = np.random.default_rng([settings.seed, shoe])
-    by_card = settings.shoe.card_counts is not None
-    full = np.asarray(settings.shoe.card_counts if by_card else settings.shoe.rank_counts)
-    cards = np.repeat(np.arange(len(full)), full)
-    rng.shuffle(cards)
-    ranks = cards // 4 if by_card else cards
-    digits = np.asarray(POINT_VALUES)[ranks]
-    size = len(cards)
-    seen = np.ones(size, dtype=bool)
-    position = 0
-    if settings.burn:
-        burned = int(digits[0]) or 10
-        seen[1 : 1 + burned] = False
-        position = 1 + burned
-    cut = math.floor(size * settings.penetration)
-    # coups still to deal once the cut card has appeared: it appears when the position passes it, among
-    # the burned cards (then only the coups after it are dealt) or in a coup
-    after_cut = settings.coups_after_cut if position > cut else None
-    table = dealing_table(settings.decisions)
-    if table is not None:
-        starts, winners = _dealt(table, digits, position, cut, after_cut, settings.coups_after_cut)
-    else:
-        values, starts, winners = digits.tolist(), [], []
-        while after_cut != 0 and position + 6 <= size:
-            used, winner = play_values(settings.decisions, values, position, rng)
-            starts.append(position)
-            winners.append(winner)
-            position += used
-            if after_cut is not None:
-                after_cut -= 1
-            elif position > cut:
-                after_cut = settings.coups_after_cut
-    kinds = cards if suited else ranks
-    width = 52 if suited else 13
-    dealt = len(starts) and starts[-1]  # cards before each coup: counted by the coups they precede, then summed
-    before = np.searchsorted(np.asarray(starts), np.arange(dealt), side="right")
-    dealt_before = np.cumsum(np.bincount(before * width + kinds[:dealt], minlength=len(starts) * width).reshape(len(starts), width), axis=0)
-    compositions = (full if suited else np.asarray(settings.shoe.rank_counts)) - dealt_before
-    true_counts = np.zeros(len(starts))
-    if settings.tags:
-        onehot = np.zeros((size + 1, width), dtype=np.int64)
-        onehot[np.arange(1, size + 1), kinds] = 1
-        tags = np.asarray(settings.tags)
-        card_tags = tags[np.arange(52) // 4] if suited else tags
-        onehot[1:] *= seen[:, None]
-        seen_before = np.cumsum(onehot, axis=0)[starts]
-        running = seen_before @ card_tags
-        # one division of exact integers: a true count that is a whole number is exactly that number
-        true_counts = running.astype(np.float64) if settings.running_count else (52 * running) / (size - seen_before.sum(axis=1))
-    return compositions, np.asarray(winners, dtype=np.int64), true_counts
+    compositions, winners, true_counts, _ = deal_shoes(settings, shoe, shoe + 1, suited)
+    return compositions, winners, true_counts
 
 
 @dataclass
@@ -244,16 +273,17 @@ SAMPLED_SHOES = 2000
 """Quantiles and plots read the coups of about this many shoes (every k-th shoe; all of a smaller run)."""
 
 
-def per_shoe(rows: np.ndarray, coups_per_shoe: np.ndarray) -> np.ndarray:
-    """Sums of per-coup rows by shoe (a shoe's coups are consecutive); zero for a shoe without a coup.
+def per_shoe(rows: np.ndarray, coups_per_shoe: np.ndarray, dtype: Any = None) -> np.ndarray:
+    """Sums of per-coup rows by shoe (a shoe's coups are consecutive), of type ``dtype`` (default the
+    rows'); zero for a shoe without a coup.
 
-    >>> per_shoe(np.array([[1], [2], [4]]), np.array([2, 0, 1])).tolist()
-    [[3], [0], [4]]
+    >>> per_shoe(np.array([[True], [True], [False], [True]]), np.array([3, 0, 1]), np.int64).tolist()
+    [[2], [0], [1]]
     """
-    sums = np.zeros((len(coups_per_shoe),) + rows.shape[1:], dtype=rows.dtype)
+    sums = np.zeros((len(coups_per_shoe),) + rows.shape[1:], dtype=dtype or rows.dtype)
     dealt = np.flatnonzero(coups_per_shoe)
     if len(dealt):  # reduceat over the shoes that dealt coups only: an empty segment would read one row
-        sums[dealt] = np.add.reduceat(rows, (np.cumsum(coups_per_shoe) - coups_per_shoe)[dealt], axis=0)
+        sums[dealt] = np.add.reduceat(rows, (np.cumsum(coups_per_shoe) - coups_per_shoe)[dealt], axis=0, dtype=sums.dtype)
     return sums
 
 
@@ -265,35 +295,35 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     keep_freed_memory()
     bets = list(settings.bets)
     suited = any(bet.needs_suits for bet in bets)
-    dealt = [deal_shoe(settings, shoe, suited) for shoe in range(first, last)]
-    compositions = np.concatenate([shoe[0] for shoe in dealt])
+    compositions, winners, counts, coups_per_shoe = deal_shoes(settings, first, last, suited)
     if len(compositions):
         batch = batch_expectations(compositions, bets, settings.decisions, outcomes=True)
         values, positive, probabilities = batch.floats(), batch.positive(), batch.outcome_floats()
     else:  # no shoe of the chunk dealt a coup (the burn or the cut card came first)
         values, positive, probabilities = np.zeros((0, len(bets))), np.zeros((0, len(bets)), dtype=bool), np.zeros((0, len(OUTCOMES)))
-    winners = np.concatenate([shoe[1] for shoe in dealt])
-    counts = np.concatenate([shoe[2] for shoe in dealt])
-    coups_per_shoe = np.array([len(shoe[1]) for shoe in dealt])
-    shoe_of_coup = np.repeat(np.arange(len(dealt)), coups_per_shoe)
+    shoes = last - first
+    shoe_of_coup = np.repeat(np.arange(shoes), coups_per_shoe)
     thresholds = np.asarray(settings.thresholds if settings.tags else ())
 
     # coups by shoe and by how many thresholds their true count reaches; then, per threshold, the
     # sums over the coups at or above it (a cumulative sum over those buckets from the top)
     bucket = np.searchsorted(thresholds, counts, side="right")
     cell = shoe_of_coup * (len(thresholds) + 1) + bucket
-    cells = len(dealt) * (len(thresholds) + 1)
-    by_bet = np.ascontiguousarray(values.T)  # each bet's values in a row: one pass over memory per bet, not a strided one
-    grid = np.stack([np.bincount(cell, weights=by_bet[bet], minlength=cells) for bet in range(len(bets))], axis=1)
-    above = np.cumsum(grid.reshape(len(dealt), len(thresholds) + 1, len(bets))[:, ::-1], axis=1)[:, ::-1][:, 1:]  # (shoes, thresholds, bets)
+    cells = shoes * (len(thresholds) + 1)
+    if len(thresholds):
+        by_bet = np.ascontiguousarray(values.T)  # each bet's values in a row: one pass over memory per bet, not a strided one
+        grid = np.stack([np.bincount(cell, weights=by_bet[bet], minlength=cells) for bet in range(len(bets))], axis=1)
+        above: np.ndarray = np.cumsum(grid.reshape(shoes, len(thresholds) + 1, len(bets))[:, ::-1], axis=1)[:, ::-1][:, 1:]  # (shoes, thresholds, bets)
+    else:  # no count: no threshold to sum above
+        above = np.zeros((shoes, 0, len(bets)))
     coups_above = np.cumsum(np.bincount(bucket, minlength=len(thresholds) + 1)[::-1])[::-1][1:]
-    shoe_coups_above = np.cumsum(np.bincount(cell, minlength=cells).reshape(len(dealt), len(thresholds) + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
+    shoe_coups_above = np.cumsum(np.bincount(cell, minlength=cells).reshape(shoes, len(thresholds) + 1)[:, ::-1], axis=1)[:, ::-1][:, 1:]
     positive_values = np.where(positive, values, 0)
     ev_sums = values.sum(axis=0)
     perfect_gains = per_shoe(positive_values, coups_per_shoe)  # (shoes, bets)
-    perfect_bets = per_shoe(positive.astype(np.int64), coups_per_shoe)
+    perfect_bets = per_shoe(positive, coups_per_shoe, np.int64)
     gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1)], axis=2)  # (shoes, bets, 1 + thresholds)
-    made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (len(dealt), len(bets), len(thresholds)))], axis=2)
+    made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (shoes, len(bets), len(thresholds)))], axis=2)
     every_kth = max(1, settings.shoes // SAMPLED_SHOES)
     sampled = np.isin(shoe_of_coup + first, np.arange(first, last)[(np.arange(first, last) % every_kth) == 0])
     return ChunkResult(
