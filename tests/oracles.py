@@ -9,6 +9,7 @@ choice. Features are read from the dealt hands; bets are settled by their own pa
 from collections import Counter
 from fractions import Fraction
 from itertools import permutations, product
+from math import prod
 
 import numpy as np
 
@@ -16,6 +17,7 @@ from exact_odds.core.cards import RANKS, SUITS, Card
 from exact_odds.core.features import COLORS, OUTCOMES, SLOTS, Columns, Granularity
 from exact_odds.core.policy import Policy, choices
 from exact_odds.core.rules import PUNTO_BANCO, DrawRules, OptionPoint
+from exact_odds.engine.kernel import Entries
 
 WINNER_CODE = {name: index for index, name in enumerate(OUTCOMES)}
 
@@ -173,3 +175,12 @@ def completion_totals(seen: list[Card], cards: int, left: dict[int, int] | None,
             for chance, player, banker in deal_physically(hands, rules, chosen):
                 tally[total(player), total(banker)] += ways * chance
     return tally
+
+
+def by_python(entries: Entries, vectors: np.ndarray) -> list[list[int]]:
+    """What the kernel weighs (:func:`exact_odds.engine.kernel.weigh`), by its definition, in Python integers."""
+    result = [[0] * entries.targets for _ in vectors]
+    for shoe, vector in enumerate(vectors.tolist()):
+        for multiset, target, weight in zip(entries.multiset.tolist(), entries.target.tolist(), entries.weight.tolist()):
+            result[shoe][target] += weight * prod(vector[index] for index in entries.factors[multiset].tolist())
+    return result

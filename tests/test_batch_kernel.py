@@ -21,6 +21,7 @@ from exact_odds.engine.kernel import INT64_BOUND, INT128_BOUND, Entries, Pays, w
 from exact_odds.engine.store import coup_table
 from exact_odds.engine.tables import card_table, tracked_key
 from exact_odds.errors import InputError
+from oracles import by_python
 
 CATALOG = catalog()
 RANK_BETS = [bet for bet in CATALOG.values() if not bet.needs_suits]
@@ -38,14 +39,6 @@ name = "red_banker"
 pays = [{ when = "winner == banker and player_card1_color == red", pays = "2" }]
 """
 
-
-def by_python(entries: Entries, vectors: np.ndarray) -> list[list[int]]:
-    """The definition, in Python integers."""
-    result = [[0] * entries.targets for _ in vectors]
-    for shoe, vector in enumerate(vectors.tolist()):
-        for multiset, target, weight in zip(entries.multiset.tolist(), entries.target.tolist(), entries.weight.tolist()):
-            result[shoe][target] += weight * prod(vector[index] for index in entries.factors[multiset].tolist())
-    return result
 
 
 def each_setting(monkeypatch, compute):

@@ -8,7 +8,6 @@ import shutil
 import subprocess
 import sys
 from contextlib import contextmanager
-from math import prod
 from pathlib import Path
 
 import numpy as np
@@ -25,6 +24,7 @@ from exact_odds.engine.compiled import FastEngine
 from exact_odds.engine.distribution import FLOAT_EXACT
 from exact_odds.engine.kernel import INT64_BOUND, INT128_BOUND, Entries, weigh
 from exact_odds.core.shoe import Shoe
+from oracles import by_python
 
 CATALOG = catalog()
 RANK_BETS = [bet for bet in CATALOG.values() if not bet.needs_suits]
@@ -44,14 +44,6 @@ def numpy_path():
         else:
             os.environ["EXACT_ODDS_KERNEL"] = previous
 
-
-def by_python(entries: Entries, vectors: np.ndarray) -> list[list[int]]:
-    """The definition, in Python integers."""
-    result = [[0] * entries.targets for _ in vectors]
-    for shoe, vector in enumerate(vectors.tolist()):
-        for multiset, target, weight in zip(entries.multiset.tolist(), entries.target.tolist(), entries.weight.tolist()):
-            result[shoe][target] += weight * prod(vector[index] for index in entries.factors[multiset].tolist())
-    return result
 
 
 def test_the_kernel_is_built_where_a_compiler_is():
