@@ -107,6 +107,39 @@ def test_many_targets_take_longer_chunks(monkeypatch):
     assert all(result == expected for result in results.values())
 
 
+@compiled_only
+@pytest.mark.parametrize("shoes", [8, 33])
+def test_shared_factors_are_applied_once_per_target(monkeypatch, shoes):
+    """Factors named shared (as the unused cards' N - n - i) are taken out of the multisets and
+    multiply each target's sums once: the same counts and paid sums as Python integers give, with
+    multisets that differ only in their shared factors, one made of shared factors alone, and one
+    without entries; and the same where a shoe has a shared factor of 0 (then nothing is taken out)."""
+    rng = np.random.default_rng(shoes)
+    factors = rng.integers(0, 10, (200, 6))
+    factors[:40, 4:] = [7, 8]  # many multisets share their last two factors
+    factors[40:60, 5] = 9
+    factors[60] = [7, 8, 9, 7, 8, 9]
+    factors[61] = factors[0]
+    factors[61, 4:] = [9, 9]  # the same first factors as multiset 0, other shared ones
+    multiset = np.r_[np.arange(199), rng.integers(0, 199, 300)]  # multiset 199 has no entry
+    entries = Entries(factors, multiset, rng.integers(0, 7, len(multiset)), rng.integers(1, 40, len(multiset)), 7)
+    pays = rng.integers(-30, 31, (7, 3))
+    layout = (np.arange(10), np.zeros(10, dtype=np.int64))
+    for lowest in (1, 0):
+        vectors = rng.integers(1, 30, (shoes, 10))
+        vectors[-1, 8] = lowest
+        expected = by_python(entries, vectors)
+        bound = max(max(row) for row in expected)
+        counts = each_setting(monkeypatch, lambda: weigh_counts(entries, vectors, layout, bound, shared=(7, 8, 9)))
+        assert all(result == expected for result in counts.values())
+        paid = each_setting(monkeypatch, lambda: weigh_counts(entries, vectors, layout, bound, pays=Pays(pays), shared=(7, 8, 9)))
+        want = (np.array(expected, dtype=object) @ pays.astype(object)).tolist()
+        assert all(result == want for result in paid.values())
+    plan = entries.plan((7, 8, 9))
+    assert len(plan.layer_start) - 1 == len({tuple(row[np.isin(row, (7, 8, 9))]) for row in factors[:199]})
+    assert plan.arrays[0].size < entries.plan(()).arrays[0].size  # fewer products
+
+
 def drawn_shoes(count: int, decks: int, dealt: int, suited: bool, seed: int) -> np.ndarray:
     rng = np.random.default_rng(seed)
     columns, each = (52, decks) if suited else (13, 4 * decks)

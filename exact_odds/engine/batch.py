@@ -37,8 +37,8 @@ from .tables import Table, Tracked, membership, tracked_key
 
 CHUNK = 32768
 """Shoes weighed in one call of the kernel."""
-FORM_CHUNK = 512
-"""Shoes counted at once in closed form (:mod:`exact_odds.engine.patterns`): its arrays stay in the cache."""
+FORM_CHUNK = 4096
+"""Shoes counted at once in closed form (:mod:`exact_odds.engine.patterns`): its arrays stay small."""
 SHOWN_SHOES = 20
 """A notebook shows the expectations of this many shoes at most."""
 
@@ -374,12 +374,12 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
             if wide or bound >= INT64_SAFE:  # Python integers
                 paid = weigh_counts(basis.entries, known, table._factor_layout, bound).astype(object) @ paying.dense.astype(object)
             elif 4 * max(largest_pay, 1) * bound >= INT64_SAFE:  # every partial sum is at most the largest pay (or 1) times the total: int64
-                paid = weigh_counts(basis.entries, known, table._factor_layout, bound, pays=paying)
+                paid = weigh_counts(basis.entries, known, table._factor_layout, bound, pays=paying, shared=table.shared_factors)
             else:  # folded, every partial sum is at most twice the largest pay times twice the total
                 if "folded" not in basis.kept:
                     basis.kept["folded"] = folded(table, basis.entries, paying)
                 entries, shifted = cast(tuple[Entries, Pays], basis.kept["folded"])
-                paid = weigh_counts(entries, known, table._factor_layout, bound, pays=shifted)
+                paid = weigh_counts(entries, known, table._factor_layout, bound, pays=shifted, shared=table.shared_factors)
             if whole:
                 numerators = paid.astype(numerators.dtype, copy=False)
             else:

@@ -15,7 +15,7 @@ on every product and sum.
 
 import os
 import warnings
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import cached_property
 from operator import index
 from typing import Any
@@ -113,6 +113,7 @@ class Entries:
     target: Array  # (E,)
     weight: Array  # (E,) int64 or Python integers
     targets: int
+    plans: dict[tuple[int, ...], "Plan"] = field(default_factory=dict, repr=False)
 
     @cached_property
     def by_multiset(self) -> tuple[Array, Array, Array, Array]:
@@ -139,58 +140,16 @@ class Entries:
             raise ValueError("a factor index is negative")
         return int(self.factors.max()) + 1 if self.factors.size else 0
 
-    @cached_property
-    def blocks(self) -> tuple[Array, tuple[Array, ...], Array]:
-        """For the blocked loops of the compiled kernel: the factor indices used (``used``), the plan,
-        and the entries' weights in its order. The multisets, sorted by their factors, are taken in
-        chunks (see :data:`CHUNK_MULTISETS`); within a chunk, each distinct prefix of a multiset's
-        factors is a node (slot 0 holds 1), the product of its parent's and one more factor. The
-        plan: each node's parent slot and factor (a position in ``used``), the first node and first
-        run of each chunk, each run's target and end (a run: a chunk's entries of one target), and
-        each entry's node."""
-        factors, starts, targets, weights = self.by_multiset
-        used, compact = np.unique(factors, return_inverse=True)
-        compact = compact.reshape(factors.shape)
-        count, width = factors.shape
-        size = CHUNK_MULTISETS * (4 if self.targets > MANY_TARGETS else 1)
-        chunk = np.arange(count) // size
-        shared = np.zeros(count, dtype=np.int64)
-        if count > 1:
-            shared[1:] = np.cumprod(compact[1:] == compact[:-1], axis=1).sum(axis=1)
-        shared[::size] = 0  # a chunk starts from nothing
-        created = width - shared
-        base = np.cumsum(created) - created  # each multiset's first new node, over all chunks
-        level_node = np.full((width + 1, count), -1, dtype=np.int64)  # the node of each multiset's prefix of each length
-        for length in range(1, width + 1):
-            maker = np.maximum.accumulate(np.where(shared < length, np.arange(count), 0))
-            level_node[length] = base[maker] + length - shared[maker] - 1
-        multiset, level = np.nonzero(np.arange(1, width + 1)[None, :] > shared[:, None])
-        first_node = np.r_[base[::size], created.sum()].astype(np.int64)
-        origin = first_node[chunk] - 1  # a node's slot is its number less this, within its chunk
-        # within a chunk, the nodes by length: a node's parent comes a length before, never just before it
-        by_length = np.lexsort((level, chunk[multiset]))
-        renumbered = np.empty(len(by_length) + 1, dtype=np.int64)
-        renumbered[by_length] = np.arange(len(by_length))
-        renumbered[-1] = -1  # the root, slot 0
-        multiset, level = multiset[by_length], level[by_length]
-        parent = renumbered[level_node[level, multiset]] - np.where(level > 0, origin[multiset], -1)
-        node = renumbered[level_node[width]] - origin if width else np.zeros(count, dtype=np.int64)
-        entry_multiset = np.repeat(np.arange(count), np.diff(starts))
-        entry_chunk = chunk[entry_multiset]
-        order = np.lexsort((entry_multiset, targets, entry_chunk))
-        key = (entry_chunk * self.targets + targets)[order]
-        ends = np.flatnonzero(np.r_[key[1:] != key[:-1], True]) + 1 if len(key) else np.zeros(0, dtype=np.int64)
-        chunks = len(first_node) - 1
-        plan = (parent.astype(np.int32), compact[multiset, level].astype(np.int32), first_node,
-                np.searchsorted(entry_chunk[order][ends - 1], np.arange(chunks + 1)).astype(np.int64),
-                targets[order][ends - 1].astype(np.int32), ends.astype(np.int64), node[entry_multiset[order]].astype(np.int32))
-        return used, plan, weights[order]
-
-    @cached_property
-    def block_weights(self) -> tuple[Array, Array]:
-        """The weights of :attr:`blocks` as float64 and as int64 (for the kernel's two blocked modes)."""
-        weights = self.blocks[2]
-        return np.ascontiguousarray(weights, dtype=np.float64), np.ascontiguousarray(weights, dtype=np.int64)
+    def plan(self, pulled: tuple[int, ...] = ()) -> "Plan":
+        """For the blocked loops of the compiled kernel (kept per ``pulled``): the multisets that
+        have entries, sorted by their factors but the ``pulled`` ones (factor indices that many
+        multisets share, such as the unused cards' N - n - i), taken in chunks (see
+        :data:`CHUNK_MULTISETS`). Within a chunk each distinct prefix of a multiset's factors is a
+        node (slot 0 holds 1), the product of its parent's and one more factor; a multiset's pulled
+        factors make its *layer*, whose sums the kernel multiplies by them once per target."""
+        if pulled not in self.plans:
+            self.plans[pulled] = _plan(self, pulled)
+        return self.plans[pulled]
 
     @cached_property
     def by_target(self) -> tuple[Array, Array, Array]:
@@ -199,6 +158,87 @@ class Entries:
         targets = self.target[order]
         starts = np.flatnonzero(np.r_[True, targets[1:] != targets[:-1]]) if len(targets) else np.zeros(0, dtype=np.int64)
         return order, starts, targets[starts]
+
+
+@dataclass(frozen=True, eq=False)
+class Plan:
+    """What the blocked loops of the compiled kernel read (see :meth:`Entries.plan`): the factor
+    indices used (the block's factor table, a position in it for each factor below), each node's
+    parent slot and factor, the first node and first run of each chunk, each run's target (layer
+    times targets plus target) and end (a run: a chunk's entries of one target), each entry's node
+    and weight (float64 and int64, for the kernel's two blocked modes), and each layer's factors."""
+
+    used: Array
+    arrays: tuple[Array, ...]
+    floating: Array
+    integral: Array
+    layer_start: Array
+    layer_factor: Array
+
+
+def _plan(entries: Entries, pulled: tuple[int, ...]) -> Plan:
+    factors, starts, targets, weights = entries.by_multiset
+    sizes = np.diff(starts)
+    present = np.flatnonzero(sizes)  # a multiset without entries needs no product
+    factors = factors[present]
+    count, width = factors.shape
+    entry_source = np.repeat(np.arange(count), sizes[present])
+    aside = np.isin(factors, np.asarray(pulled, dtype=np.int64))
+    moved = np.argsort(aside, axis=1, kind="stable")  # each multiset's pulled factors last
+    factors, aside = np.take_along_axis(factors, moved, axis=1), np.take_along_axis(aside, moved, axis=1)
+    layers, layer = np.unique(np.where(aside, factors, -1), axis=0, return_inverse=True)
+    layer = layer.ravel()
+    used, compact = np.unique(np.where(aside, -1, factors), return_inverse=True)
+    compact = compact.reshape(factors.shape) - (1 if len(used) and used[0] == -1 else 0)
+    used = used[used >= 0]
+    compact[aside] = len(used)  # after every factor: a pulled one sorts last and makes no node
+    order = np.lexsort(compact.T[::-1]) if width else np.arange(count)
+    rank = np.empty(count, dtype=np.int64)
+    rank[order] = np.arange(count)
+    compact, layer = compact[order], layer[order]
+    entry_multiset = rank[entry_source]
+    length = width - aside[order].sum(axis=1)
+    size = CHUNK_MULTISETS * (4 if entries.targets > MANY_TARGETS else 1)
+    chunk = np.arange(count) // size
+    shared = np.zeros(count, dtype=np.int64)
+    if count > 1:
+        equal = np.cumprod(compact[1:] == compact[:-1], axis=1).sum(axis=1)
+        shared[1:] = np.minimum(equal, np.minimum(length[1:], length[:-1]))
+    shared[::size] = 0  # a chunk starts from nothing
+    created = length - shared
+    base = np.cumsum(created) - created  # each multiset's first new node, over all chunks
+    level_node = np.full((width + 1, count), -1, dtype=np.int64)  # the node of each multiset's prefix of each length
+    for prefix in range(1, width + 1):
+        maker = np.maximum.accumulate(np.where(shared < prefix, np.arange(count), 0))
+        level_node[prefix] = base[maker] + prefix - shared[maker] - 1
+    levels = np.arange(1, width + 1)[None, :]
+    multiset, level = np.nonzero((levels > shared[:, None]) & (levels <= length[:, None]))
+    first_node = np.r_[base[::size], created.sum()].astype(np.int64)
+    origin = first_node[chunk] - 1  # a node's slot is its number less this, within its chunk
+    # within a chunk, the nodes by length: a node's parent comes a length before; siblings follow one another
+    by_length = np.lexsort((level, chunk[multiset]))
+    renumbered = np.empty(len(by_length) + 1, dtype=np.int64)
+    renumbered[by_length] = np.arange(len(by_length))
+    renumbered[-1] = -1  # the root, slot 0
+    multiset, level = multiset[by_length], level[by_length]
+    parent = renumbered[level_node[level, multiset]] - np.where(level > 0, origin[multiset], -1)
+    node = np.where(length > 0, renumbered[level_node[length, np.arange(count)]] - origin, 0)
+    entry_target = layer[entry_multiset] * entries.targets + targets
+    entry_chunk = chunk[entry_multiset]
+    order = np.lexsort((entry_multiset, entry_target, entry_chunk))
+    key = (entry_chunk * (len(layers) * entries.targets) + entry_target)[order]
+    ends = np.flatnonzero(np.r_[key[1:] != key[:-1], True]) + 1 if len(key) else np.zeros(0, dtype=np.int64)
+    chunks = len(first_node) - 1
+    layer_factors = [row[row >= 0] for row in layers] if len(layers) else [np.zeros(0, dtype=np.int64)]
+    table = np.union1d(used, np.concatenate(layer_factors)).astype(np.int64)  # every factor a block reads
+    position = np.searchsorted(table, used)
+    arrays = (parent.astype(np.int32), position[compact[multiset, level]].astype(np.int32), first_node,
+              np.searchsorted(entry_chunk[order][ends - 1], np.arange(chunks + 1)).astype(np.int64),
+              entry_target[order][ends - 1].astype(np.int32), ends.astype(np.int64), node[entry_multiset[order]].astype(np.int32))
+    ordered = weights[order]
+    return Plan(table, arrays, np.ascontiguousarray(ordered, dtype=np.float64), np.ascontiguousarray(ordered, dtype=np.int64),
+                np.r_[0, np.cumsum([len(row) for row in layer_factors])].astype(np.int64),
+                np.searchsorted(table, np.concatenate(layer_factors)).astype(np.int32))
 
 
 def exact_counts(counts: Any) -> Array:
@@ -245,14 +285,18 @@ class Pays:
         return _by_column(self.dense)
 
 
-def weigh_counts(entries: Entries, known: Array, layout: Layout, bound: int, floats: bool = False, pays: Pays | None = None) -> Array:
+def weigh_counts(entries: Entries, known: Array, layout: Layout, bound: int, floats: bool = False, pays: Pays | None = None,
+                 shared: tuple[int, ...] = ()) -> Array:
     """:func:`weigh` for the factor vectors ``known`` and ``layout`` make: the compiled kernel reads
     each block's factors off the counts itself, never a vector per shoe. With ``pays``, the counts
     times the pays instead, (shoes x columns) int64: the caller ensures that ``bound`` times the
-    largest pay is below 2^62, which bounds every partial sum of a column."""
+    largest pay is below 2^62, which bounds every partial sum of a column. ``shared`` names factors
+    that many multisets hold (the unused cards' N - n - i): the blocked loops multiply each
+    target's sums by them once (see :meth:`Entries.plan`) where every shoe has each of them at
+    least 1 (so that no step of that product exceeds the count), the same counts with fewer products."""
     small = known.dtype != object and entries.weight.dtype != object
     if compiled() and small and bound < INT128_BOUND:
-        return _compiled(entries, known, layout, bound, floats, pays)
+        return _compiled(entries, known, layout, bound, floats, pays, shared)
     source, offset = layout
     vectors = known[:, source] - offset.astype(known.dtype)
     if pays is not None:
@@ -304,7 +348,17 @@ def _by_column(pays: Array) -> tuple[Array, Array, Array]:
     return starts.astype(np.int64), terms[0].astype(np.int32), terms[1].astype(np.int64)
 
 
-def _compiled(entries: Entries, known: Array, layout: Layout, bound: int, floats: bool, pays: Pays | None) -> Array:
+def _smallest_factors(known: Array, layout: Layout, factors: tuple[int, ...]) -> int:
+    """The least value any of ``factors`` takes on any shoe of ``known`` (1 when there is none)."""
+    source, offset = layout
+    chosen = np.asarray(factors, dtype=np.int64)
+    if not len(chosen) or not len(known):
+        return 1
+    least = known.min(axis=0)
+    return int((least[source[chosen]] - offset[chosen]).min())
+
+
+def _compiled(entries: Entries, known: Array, layout: Layout, bound: int, floats: bool, pays: Pays | None, shared: tuple[int, ...] = ()) -> Array:
     assert _kernel is not None
     source, offset = layout
     if len(source) < entries.factor_width:
@@ -312,15 +366,16 @@ def _compiled(entries: Entries, known: Array, layout: Layout, bound: int, floats
     known = np.ascontiguousarray(known, dtype=np.int64)
     shape = (len(known), entries.targets)
     if len(known) >= BLOCKED_FROM and bound < INT64_BOUND:
-        used, plan, _ = entries.blocks
-        floating, integral = entries.block_weights
+        plan = entries.plan(shared if _smallest_factors(known, layout, shared) >= 1 else ())
+        used, floating, integral = plan.used, plan.floating, plan.integral
         mode = 0 if bound < FLOAT_EXACT else 1
         if pays is not None and pays.dense.shape[0] != entries.targets:
             raise ValueError(f"pays for {pays.dense.shape[0]} targets, not {entries.targets}")
         paying = pays.by_column if pays is not None else (np.zeros(0, dtype=np.int64), np.zeros(0, dtype=np.int32), np.zeros(0, dtype=np.int64))
         sums = np.empty((len(known), pays.dense.shape[1]) if pays is not None else shape, dtype=np.float64 if mode == 0 and pays is None else np.int64)
-        _kernel.weigh_blocks(*plan, floating if mode == 0 else integral, known, np.ascontiguousarray(source[used], dtype=np.int64),
-                             np.ascontiguousarray(offset[used], dtype=np.int64), *paying, sums, entries.targets, mode, VARIANTS.index(variant()))
+        _kernel.weigh_blocks(*plan.arrays, floating if mode == 0 else integral, known, np.ascontiguousarray(source[used], dtype=np.int64),
+                             np.ascontiguousarray(offset[used], dtype=np.int64), *paying, sums, entries.targets, mode, VARIANTS.index(variant()),
+                             plan.layer_start, plan.layer_factor)
         blocked: Array = sums.astype(np.int64) if sums.dtype == np.float64 and not floats else sums
         return blocked
     if pays is not None:

@@ -108,24 +108,37 @@ class PatternForm:
         counts at ``fine``. Each sum over the classes of a group's falling factorials is at most
         N^t (t the cards it covers, N the shoe's size), so every term is at most N^slots and every
         partial sum at most that times the sum of |mu|: int64 below that bound, else Python
-        integers. Laid out with the shoes last, so that each step runs along them."""
+        integers. A sum over the classes depends only on how many classes hold each count, and
+        shoes hold few distinct counts (0 to 8 of each card in 8 decks): each product is taken
+        once per distinct count, then summed by the classes' histogram of counts."""
         counts = exact_counts(classes)
         key_lengths, term_keys, mus, starts, spread = self.plan
         slots = len(self.tracked)
         size = int(counts.sum(axis=1).max()) if counts.size else 0
         kind: Any = np.int64 if size**slots * spread < INT64_SAFE else object
-        by_class = counts.T.astype(kind)  # (classes, shoes)
-        steps = np.zeros(slots, dtype=np.int64) if with_replacement else np.arange(slots)
-        falling = np.cumprod(np.maximum(by_class[None] - steps[:, None, None], 0), axis=0)  # (length 1..slots, classes, shoes)
-        falling = np.concatenate([np.ones((1,) + by_class.shape, dtype=kind), falling])  # length 0: 1
-        products = falling[key_lengths[:, 0]]
+        top = int(counts.max()) if counts.size else 0
+        if top < counts.shape[1]:  # small counts are their own index
+            values, inverse = np.arange(top + 1), counts
+        else:
+            values, inverse = np.unique(counts, return_inverse=True)
+            inverse = inverse.reshape(counts.shape)
+        by_value = values.astype(kind)
+        steps = [0] * slots if with_replacement else range(slots)
+        falling = [np.ones(len(values), dtype=kind)]  # falling[t]: falling(value, t), or value^t
+        for step in steps:
+            falling.append(falling[-1] * np.maximum(by_value - step, 0))
+        products = np.stack([np.prod([falling[length] for length in lengths], axis=0) for lengths in key_lengths.tolist()], axis=1)  # (values, keys)
+        if len(values) <= counts.shape[1]:  # by the histogram of counts: (shoes x values) @ (values x keys)
+            rows = np.arange(len(counts))[:, None] * len(values)
+            histogram = np.bincount((rows + inverse).ravel(), minlength=len(counts) * len(values)).reshape(len(counts), len(values))
+            sums = histogram.astype(kind) @ products
+        else:
+            sums = products[inverse].sum(axis=1)
+        sums = np.concatenate([sums, np.ones((len(counts), 1), dtype=kind)], axis=1)  # (shoes, keys + 1); the last: 1
+        terms = sums[:, term_keys[:, 0]] * mus.astype(kind)
         for column in range(1, slots):
-            products = products * falling[key_lengths[:, column]]
-        sums = np.concatenate([products.sum(axis=1), np.ones((1, by_class.shape[1]), dtype=kind)])  # (keys + 1, shoes); the last: 1
-        terms = sums[term_keys[:, 0]] * mus.astype(kind)[:, None]
-        for column in range(1, slots):
-            terms = terms * sums[term_keys[:, column]]
-        result: Array = np.add.reduceat(terms, starts, axis=0).T  # (shoes, patterns)
+            terms = terms * sums[:, term_keys[:, column]]
+        result: Array = np.add.reduceat(terms, starts, axis=1) if len(counts) else np.zeros((0, len(starts)), dtype=kind)
         return result
 
     @cached_property

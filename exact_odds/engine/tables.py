@@ -139,6 +139,13 @@ class Table:
         return source, offset
 
     @cached_property
+    def shared_factors(self) -> tuple[int, ...]:
+        """The unused cards' factors N - n - i: many multisets hold the same ones (every 4-card coup
+        of a 6-card table two), so the batch kernel multiplies by them once per event."""
+        source, _ = self._factor_layout
+        return tuple(np.flatnonzero(source == self.refined + 10).tolist())
+
+    @cached_property
     def row_entries(self) -> Entries:
         """The table's entries with rows as targets."""
         return Entries(self.factors, self.entry_multiset, self.entry_row, self.entry_weight, self.rows)
