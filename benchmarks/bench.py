@@ -303,9 +303,12 @@ def one_worker(quick: bool, bets: dict[str, list[Bet]], batch_rate: float) -> No
     shoes = 1_000 if quick else 4_000
     settings = Settings(Shoe.decks(8), shoes, 1, Fraction(14, 16), True, None, tuple(bets["47 rank-level bets"]), resolve(PUNTO_BANCO))
     run(Settings(Shoe.decks(8), 20, 2, Fraction(14, 16), True, None, settings.bets, settings.decisions))
-    start = time.perf_counter()
-    coups = sum(result.coups for result in run(settings).results)
-    rate = shoes / (time.perf_counter() - start)
+    best = float("inf")
+    for _ in range(3):  # best of three, as the batch rate beside it
+        start = time.perf_counter()
+        coups = sum(result.coups for result in run(settings).results)
+        best = min(best, time.perf_counter() - start)
+    rate = shoes / best
     yardstick = 0.7 * batch_rate / (coups / shoes)
     line(f"1 worker, shoes/s / 0.7 x batch per shoe ({coups / shoes:.1f} coups)", f"{rate:,.0f}", f"{yardstick:,.0f}", f"{rate / yardstick:.2f}", ">= 1")
 

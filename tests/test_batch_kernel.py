@@ -108,12 +108,13 @@ def test_many_targets_take_longer_chunks(monkeypatch):
 
 
 @compiled_only
-@pytest.mark.parametrize("shoes", [8, 33])
-def test_shared_factors_are_applied_once_per_target(monkeypatch, shoes):
+@pytest.mark.parametrize("shoes, everyone", [(8, False), (33, False), (9, True)])
+def test_shared_factors_are_applied_once_per_target(monkeypatch, shoes, everyone):
     """Factors named shared (as the unused cards' N - n - i) are taken out of the multisets and
     multiply each target's sums once: the same counts and paid sums as Python integers give, with
-    multisets that differ only in their shared factors, one made of shared factors alone, and one
-    without entries; and the same where a shoe has a shared factor of 0 (then nothing is taken out)."""
+    multisets that differ only in their shared factors, one made of shared factors alone, one
+    without entries, and (``everyone``) every multiset holding one; and the same where a shoe has a
+    shared factor of 0 (then nothing is taken out)."""
     rng = np.random.default_rng(shoes)
     factors = rng.integers(0, 10, (200, 6))
     factors[:40, 4:] = [7, 8]  # many multisets share their last two factors
@@ -121,6 +122,8 @@ def test_shared_factors_are_applied_once_per_target(monkeypatch, shoes):
     factors[60] = [7, 8, 9, 7, 8, 9]
     factors[61] = factors[0]
     factors[61, 4:] = [9, 9]  # the same first factors as multiset 0, other shared ones
+    if everyone:
+        factors[:, 0] = 7
     multiset = np.r_[np.arange(199), rng.integers(0, 199, 300)]  # multiset 199 has no entry
     entries = Entries(factors, multiset, rng.integers(0, 7, len(multiset)), rng.integers(1, 40, len(multiset)), 7)
     pays = rng.integers(-30, 31, (7, 3))

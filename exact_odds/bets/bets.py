@@ -108,6 +108,17 @@ class Bet:
     description: str
     rows: tuple[PayRow, ...]
 
+    def __hash__(self) -> int:
+        """The fields' hash, kept: bets key the caches of tables and events, looked up on every batch."""
+        if "_hash" not in self.__dict__:
+            self.__dict__["_hash"] = hash((self.name, self.description, self.rows))
+        known: int = self.__dict__["_hash"]
+        return known
+
+    def __getstate__(self) -> dict[str, object]:
+        """Without the kept hash: another process hashes text otherwise."""
+        return {key: value for key, value in self.__dict__.items() if key != "_hash"}
+
     @cached_property
     def needs_coup(self) -> bool:
         """Whether the bet reads the settled coup (else it settles on the cards it reads)."""

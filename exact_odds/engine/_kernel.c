@@ -14,7 +14,7 @@
  *
  * weigh_blocks(node_parent, node_factor, chunk_nodes, chunk_runs, run_target, run_end, entry_node,
  *              entry_weight, known, source, offset, pay_start, pay_target, pay_value, out, targets,
- *              mode, variant, layer_start, layer_factor)
+ *              mode, variant, layer_start, layer_factor, slot_layer, slot_target)
  *   Many shoes, BLOCK at a time, one shoe per SIMD lane: mode 0 (float64) or 1 (int64).
  *   The multisets are taken in chunks; within a chunk each distinct prefix of a multiset's factors
  *   is a node, the product of its parent node and one factor (node 0 is 1):
@@ -34,10 +34,12 @@
  *                                of pay_target (target number `targets`: the sum of all counts),
  *                                added modulo 2^64 (the caller ensures that the result fits)
  *   variant        int           -1: the best this CPU runs; else 0 generic, 1 avx2, 2 avx512
- *   layer_start    int64 (L + 1) the runs' targets are layer * targets + target: the sums of layer l are
- *   layer_factor   int32         multiplied by its factors layer_factor[layer_start[l] ..] (indices
- *                                into the block's factor table), then added into the target's
- *                                (a factor many multisets share is applied once per target, after
+ *   layer_start    int64 (L + 1) the factors of layer l: layer_factor[layer_start[l] ..] (indices
+ *   layer_factor   int32         into the block's factor table)
+ *   slot_layer     int32 (X)     the runs add into X >= targets slots of sums, each of one layer;
+ *   slot_target    int32 (X - targets)  after the chunks, each slot is multiplied by its layer's
+ *                                factors, and slot targets + k is added into target slot_target[k]
+ *                                (a factor many multisets share is applied once per slot, after
  *                                the sums, instead of once per multiset)
  *   Within a block, a chunk's nodes are computed (the parent held in registers while its children
  *   follow one another), then each run adds its entries into one target's
@@ -154,8 +156,8 @@ typedef struct {
     Py_ssize_t paid;
     void *out;
     const int64_t *layer_start;
-    const int32_t *layer_factor;
-    Py_ssize_t layers;
+    const int32_t *layer_factor, *slot_layer, *slot_target;
+    Py_ssize_t slots;
 } Job;
 
 static void *aligned(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 * 64); }
@@ -168,9 +170,9 @@ static void *aligned(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 
         const Py_ssize_t columns = job->columns;                                                               \
         VECTOR *table = aligned(sizeof(VECTOR) * V * (job->factors + 1));                                      \
         VECTOR *nodes = aligned(sizeof(VECTOR) * V * (job->largest_chunk + 1));                                \
-        VECTOR *sums = aligned(sizeof(VECTOR) * V * (columns * job->layers + 1));                                            \
+        VECTOR *sums = aligned(sizeof(VECTOR) * V * (job->slots + 1));                                            \
         WHOLE *whole = aligned(sizeof(WHOLE) * V * (columns + 1));                                             \
-        for (int v = 0; v < V; v++) sums[columns * job->layers * V + v] = (VECTOR){0};                                       \
+        for (int v = 0; v < V; v++) sums[job->slots * V + v] = (VECTOR){0};                                       \
         const TYPE *entry_weight = job->entry_weight;                                                          \
         if (!table || !nodes || !sums || !whole) { free(table); free(nodes); free(sums); free(whole); return 1; } \
         for (int v = 0; v < V; v++) nodes[v] = (VECTOR){0} + 1;                                                \
@@ -182,7 +184,7 @@ static void *aligned(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 
                 for (Py_ssize_t s = 0; s < BLOCK; s++)                                                         \
                     flat[p * BLOCK + s] = s < count ? (TYPE)(known[s * job->known_width] - job->offset[p]) : 0; \
             }                                                                                                  \
-            memset(sums, 0, sizeof(VECTOR) * V * columns * job->layers);                                                     \
+            memset(sums, 0, sizeof(VECTOR) * V * job->slots);                                                     \
             for (Py_ssize_t c = 0; c < job->chunks; c++) {                                                     \
                 VECTOR *node = nodes + V;                                                                      \
                 int32_t held = 0;                                                                              \
@@ -214,16 +216,18 @@ static void *aligned(size_t bytes) { return aligned_alloc(64, (bytes + 63) / 64 
                     for (int v = 0; v < V; v++) sum[v] = even[v] + odd[v];                                     \
                 }                                                                                              \
             }                                                                                                  \
-            for (Py_ssize_t l = 0; l < job->layers; l++)                                                       \
-                for (Py_ssize_t t = 0; t < columns; t++) {                                                     \
-                    VECTOR *layer = sums + (l * columns + t) * V, *sum = sums + t * V;                         \
-                    for (int64_t q = job->layer_start[l]; q < job->layer_start[l + 1]; q++) {                  \
-                        const VECTOR *column = table + (Py_ssize_t)job->layer_factor[q] * V;                   \
-                        for (int v = 0; v < V; v++) layer[v] *= column[v];                                     \
-                    }                                                                                          \
-                    if (l)                                                                                     \
-                        for (int v = 0; v < V; v++) sum[v] += layer[v];                                        \
+            for (Py_ssize_t x = 0; x < job->slots; x++) {                                                      \
+                VECTOR *slot = sums + x * V;                                                                   \
+                const int32_t layer = job->slot_layer[x];                                                      \
+                for (int64_t q = job->layer_start[layer]; q < job->layer_start[layer + 1]; q++) {              \
+                    const VECTOR *column = table + (Py_ssize_t)job->layer_factor[q] * V;                       \
+                    for (int v = 0; v < V; v++) slot[v] *= column[v];                                          \
                 }                                                                                              \
+                if (x >= columns) {                                                                            \
+                    VECTOR *sum = sums + (Py_ssize_t)job->slot_target[x - columns] * V;                        \
+                    for (int v = 0; v < V; v++) sum[v] += slot[v];                                             \
+                }                                                                                              \
+            }                                                                                                  \
             if (!job->pay_start) {                                                                             \
                 const TYPE *flat_sums = (const TYPE *)sums;                                                    \
                 TYPE *out = job->out;                                                                          \
@@ -330,18 +334,18 @@ done:
 }
 
 static PyObject *weigh_blocks(PyObject *self, PyObject *args) {
-    enum { COUNT = 17 };
+    enum { COUNT = 19 };
     PyObject *objects[COUNT];
     int mode, variant;
     Py_ssize_t columns;
-    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOniiOO", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4], &objects[5], &objects[6],
+    if (!PyArg_ParseTuple(args, "OOOOOOOOOOOOOOOniiOOOO", &objects[0], &objects[1], &objects[2], &objects[3], &objects[4], &objects[5], &objects[6],
                           &objects[7], &objects[8], &objects[9], &objects[10], &objects[11], &objects[12], &objects[13], &objects[14], &columns, &mode,
-                          &variant, &objects[15], &objects[16]))
+                          &variant, &objects[15], &objects[16], &objects[17], &objects[18]))
         return NULL;
     Array arrays[COUNT];
     memset(arrays, 0, sizeof arrays);
-    static const Py_ssize_t sizes[COUNT] = {4, 4, 8, 8, 4, 8, 4, 8, 8, 8, 8, 8, 4, 8, 8, 8, 4};
-    static const int dims[COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1};
+    static const Py_ssize_t sizes[COUNT] = {4, 4, 8, 8, 4, 8, 4, 8, 8, 8, 8, 8, 4, 8, 8, 8, 4, 4, 4};
+    static const int dims[COUNT] = {1, 1, 1, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1, 1, 2, 1, 1, 1, 1};
     enum { OUT = 14 };
     PyObject *result = NULL;
     for (int index = 0; index < COUNT; index++)
@@ -363,15 +367,16 @@ static PyObject *weigh_blocks(PyObject *self, PyObject *args) {
         .entry_weight = arrays[7].view.buf, .known = arrays[8].view.buf, .known_width = arrays[8].view.shape[1],
         .source = arrays[9].view.buf, .offset = arrays[10].view.buf, .factors = arrays[9].view.shape[0],
         .shoes = arrays[8].view.shape[0], .columns = columns, .out = arrays[14].view.buf,
-        .layer_start = arrays[15].view.buf, .layer_factor = arrays[16].view.buf, .layers = arrays[15].view.shape[0] - 1,
+        .layer_start = arrays[15].view.buf, .layer_factor = arrays[16].view.buf, .slot_layer = arrays[17].view.buf,
+        .slot_target = arrays[18].view.buf, .slots = arrays[17].view.shape[0],
     };
     Py_ssize_t paid = arrays[11].view.shape[0] - 1;
     if (paid >= 0) job.pay_start = arrays[11].view.buf, job.pay_target = arrays[12].view.buf, job.pay_value = arrays[13].view.buf, job.paid = paid;
     if (job.chunks < 0 || arrays[1].view.shape[0] != arrays[0].view.shape[0] || arrays[3].view.shape[0] != job.chunks + 1 ||
         arrays[5].view.shape[0] != arrays[4].view.shape[0] || arrays[7].view.shape[0] != arrays[6].view.shape[0] ||
         arrays[10].view.shape[0] != job.factors || arrays[14].view.shape[0] != job.shoes ||
-        arrays[12].view.shape[0] != arrays[13].view.shape[0] || arrays[14].view.shape[1] != (paid >= 0 ? paid : columns) || job.layers < 1 ||
-        arrays[16].view.shape[0] != job.layer_start[job.layers]) {
+        arrays[12].view.shape[0] != arrays[13].view.shape[0] || arrays[14].view.shape[1] != (paid >= 0 ? paid : columns) || arrays[15].view.shape[0] < 1 ||
+        arrays[16].view.shape[0] != job.layer_start[arrays[15].view.shape[0] - 1] || job.slots < columns || arrays[18].view.shape[0] != job.slots - columns) {
         PyErr_SetString(PyExc_ValueError, "kernel: the arrays do not agree in size");
         goto done;
     }
@@ -417,7 +422,7 @@ static PyMethodDef methods[] = {
     {"weigh", weigh, METH_VARARGS, "weigh(factors, entry_start, entry_target, entry_weight, vectors, out, mode[, out_low])"},
     {"weigh_blocks", weigh_blocks, METH_VARARGS,
      "weigh_blocks(node_parent, node_factor, chunk_nodes, chunk_runs, run_target, run_end, entry_node, entry_weight, known, source, offset, "
-     "pay_start, pay_target, pay_value, out, targets, mode, variant, layer_start, layer_factor)"},
+     "pay_start, pay_target, pay_value, out, targets, mode, variant, layer_start, layer_factor, slot_layer, slot_target)"},
     {"instruction_set", instruction_set, METH_NOARGS, "instruction_set(): the copy of the blocked loops this CPU runs (avx512, avx2 or generic)"},
     {"variants", variants, METH_NOARGS, "variants(): the copies of the blocked loops this CPU runs, best first"},
     {NULL, NULL, 0, NULL},

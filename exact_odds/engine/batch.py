@@ -15,7 +15,7 @@ Fraction(-43, 415)
 
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
+from functools import cached_property, lru_cache
 from typing import Any, cast
 
 import numpy as np
@@ -82,13 +82,17 @@ class BatchExpectations:
 
     def floats(self) -> Array:
         """The expectations as floats, fast (to about 1e-15 relative): for statistics only."""
-        return _quotients(self.numerators, self.scales, self.depths, self.sizes)
+        return _quotients(self.numerators, self.scales, self.depths, self.sizes, self._size_floats)
 
     def outcome_floats(self) -> Array:
         """(shoes x 3) the outcomes' probabilities as floats, as :meth:`floats`."""
         if self.outcomes is None:
             raise InputError("the outcomes were not counted: call batch_expectations with outcomes=True")
-        return _quotients(self.outcomes, (self.outcome_scale,) * len(OUTCOMES), (self.outcome_depth,) * len(OUTCOMES), self.sizes)
+        return _quotients(self.outcomes, (self.outcome_scale,) * len(OUTCOMES), (self.outcome_depth,) * len(OUTCOMES), self.sizes, self._size_floats)
+
+    @cached_property
+    def _size_floats(self) -> Array:
+        return np.asarray(self.sizes, dtype=np.float64)
 
     def __repr__(self) -> str:
         return f"<BatchExpectations of {len(self.sizes):,} shoes: {', '.join(bet.name for bet in self.bets)}>"
@@ -103,19 +107,18 @@ class BatchExpectations:
         return record_html(rows) + (f"<p>and {more:,} more shoes</p>" if more > 0 else "")
 
 
-def _quotients(numerators: Array, scales: tuple[int, ...], depths: tuple[int, ...], sizes: tuple[int, ...]) -> Array:
-    """``numerators[s, c] / (scales[c] * falling(sizes[s], depths[c]))`` as floats."""
+def _quotients(numerators: Array, scales: tuple[int, ...], depths: tuple[int, ...], sizes: tuple[int, ...], shoe_sizes: Array) -> Array:
+    """``numerators[s, c] / (scales[c] * falling(sizes[s], depths[c]))`` as floats (``shoe_sizes``: the sizes as floats)."""
     if numerators.dtype == object:  # Python integers, perhaps beyond floats: each quotient rounded once
         drawn = {(size, depth): falling(size, depth) for size in set(sizes) for depth in set(depths)}
         exact = np.array([[scale * drawn[size, depth] for scale, depth in zip(scales, depths)] for size in sizes],
                          dtype=object).reshape(numerators.shape)
         quotients: Array = (numerators / exact).astype(np.float64)
         return quotients
-    shoe_sizes = np.asarray(sizes, dtype=np.float64)
     distinct = sorted(set(depths))
     sequences = np.stack([np.prod([shoe_sizes - drawn for drawn in range(depth)], axis=0) if depth else np.ones(len(sizes)) for depth in distinct], axis=1)
-    denominators = sequences[:, [distinct.index(depth) for depth in depths]] * np.asarray(scales, dtype=np.float64)
-    floats: Array = numerators.astype(np.float64) / denominators
+    denominators = np.multiply(sequences[:, [distinct.index(depth) for depth in depths]], np.asarray(scales, dtype=np.float64))
+    floats: Array = np.divide(numerators, denominators, out=denominators, dtype=np.float64)
     return floats
 
 
@@ -279,12 +282,19 @@ def folded(table: Table, entries: Entries, pays: Pays) -> tuple[Entries, Pays]:
     return reduced, Pays(shifted)
 
 
-def _columns(members: list[int]) -> slice | list[int]:
-    """The columns of ``members`` (ascending bet numbers): a slice when they are consecutive, which
-    numpy copies into far faster than a list of columns."""
-    if members and members[-1] - members[0] == len(members) - 1:
-        return slice(members[0], members[-1] + 1)
-    return members
+def _place(numerators: Array, rows: slice, members: list[int], values: Array) -> None:
+    """``numerators[rows, members] = values[:, :len(members)]``, a run of consecutive members at a
+    time (numpy copies into a slice of columns far faster than into a list of them).
+
+    >>> grid = np.zeros((1, 5), dtype=np.int64)
+    >>> _place(grid, slice(0, 1), [0, 1, 3], np.array([[7, 8, 9, 6]]))
+    >>> grid.tolist()
+    [[7, 8, 0, 9, 0]]
+    """
+    first = 0
+    for end in [place + 1 for place in range(len(members) - 1) if members[place + 1] != members[place] + 1] + ([len(members)] if members else []):
+        numerators[rows, members[first] : members[end - 1] + 1] = values[:, first:end]
+        first = end
 
 
 OUTCOME_GROUP: tuple[bool, Tracked] = (True, ())
@@ -346,7 +356,8 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
             classes = Partition.of(form.fine).class_counts(shoes)
             for start in range(0, len(shoes), FORM_CHUNK):
                 counts = form.counts(classes[start : start + FORM_CHUNK])
-                numerators[start : start + FORM_CHUNK, _columns(members)] = (counts.astype(object) @ pays.astype(object)) if wide or counts.dtype == object else exact_product(counts, pays)
+                _place(numerators, slice(start, start + FORM_CHUNK), members,
+                       (counts.astype(object) @ pays.astype(object)) if wide or counts.dtype == object else exact_product(counts, pays))
             for position, index in enumerate(members):
                 scales[index], depths[index] = group[position].scaled_pays[0], len(form.tracked)
             continue
@@ -383,7 +394,7 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
             if whole:
                 numerators = paid.astype(numerators.dtype, copy=False)
             else:
-                numerators[chunk, _columns(members)] = paid[:, : len(members)]
+                _place(numerators, chunk, members, paid)
             if counts_outcomes:
                 won.append(paid[:, len(members) :].astype(np.int64) if bound < INT64_SAFE else paid[:, len(members) :])
     if not outcomes:

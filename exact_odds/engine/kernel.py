@@ -166,7 +166,10 @@ class Plan:
     indices used (the block's factor table, a position in it for each factor below), each node's
     parent slot and factor, the first node and first run of each chunk, each run's target (layer
     times targets plus target) and end (a run: a chunk's entries of one target), each entry's node
-    and weight (float64 and int64, for the kernel's two blocked modes), and each layer's factors."""
+    and weight (float64 and int64, for the kernel's two blocked modes), each layer's factors, and
+    the slots of sums the runs add into (a run's target is a slot): slot t < targets holds target
+    t's entries of layer 0, each further slot one (layer, target) that has entries; each slot's
+    layer, and the target of each further slot."""
 
     used: Array
     arrays: tuple[Array, ...]
@@ -174,6 +177,8 @@ class Plan:
     integral: Array
     layer_start: Array
     layer_factor: Array
+    slot_layer: Array
+    slot_target: Array
 
 
 def _plan(entries: Entries, pulled: tuple[int, ...]) -> Plan:
@@ -223,10 +228,13 @@ def _plan(entries: Entries, pulled: tuple[int, ...]) -> Plan:
     multiset, level = multiset[by_length], level[by_length]
     parent = renumbered[level_node[level, multiset]] - np.where(level > 0, origin[multiset], -1)
     node = np.where(length > 0, renumbered[level_node[length, np.arange(count)]] - origin, 0)
-    entry_target = layer[entry_multiset] * entries.targets + targets
+    entry_layer = layer[entry_multiset]
+    extra = np.unique((entry_layer * entries.targets + targets)[entry_layer > 0])  # (layer, target) pairs beyond layer 0
+    entry_target = np.where(entry_layer > 0, entries.targets + np.searchsorted(extra, entry_layer * entries.targets + targets), targets)
+    slots = entries.targets + len(extra)
     entry_chunk = chunk[entry_multiset]
     order = np.lexsort((entry_multiset, entry_target, entry_chunk))
-    key = (entry_chunk * (len(layers) * entries.targets) + entry_target)[order]
+    key = (entry_chunk * slots + entry_target)[order]
     ends = np.flatnonzero(np.r_[key[1:] != key[:-1], True]) + 1 if len(key) else np.zeros(0, dtype=np.int64)
     chunks = len(first_node) - 1
     layer_factors = [row[row >= 0] for row in layers] if len(layers) else [np.zeros(0, dtype=np.int64)]
@@ -238,7 +246,9 @@ def _plan(entries: Entries, pulled: tuple[int, ...]) -> Plan:
     ordered = weights[order]
     return Plan(table, arrays, np.ascontiguousarray(ordered, dtype=np.float64), np.ascontiguousarray(ordered, dtype=np.int64),
                 np.r_[0, np.cumsum([len(row) for row in layer_factors])].astype(np.int64),
-                np.searchsorted(table, np.concatenate(layer_factors)).astype(np.int32))
+                np.searchsorted(table, np.concatenate(layer_factors)).astype(np.int32),
+                np.r_[np.zeros(entries.targets, dtype=np.int64), extra // max(entries.targets, 1)].astype(np.int32),
+                (extra % max(entries.targets, 1)).astype(np.int32))
 
 
 def exact_counts(counts: Any) -> Array:
@@ -354,8 +364,9 @@ def _smallest_factors(known: Array, layout: Layout, factors: tuple[int, ...]) ->
     chosen = np.asarray(factors, dtype=np.int64)
     if not len(chosen) or not len(known):
         return 1
-    least = known.min(axis=0)
-    return int((least[source[chosen]] - offset[chosen]).min())
+    columns, place = np.unique(source[chosen], return_inverse=True)
+    least = known[:, columns].min(axis=0)
+    return int((least[place.ravel()] - offset[chosen]).min())
 
 
 def _compiled(entries: Entries, known: Array, layout: Layout, bound: int, floats: bool, pays: Pays | None, shared: tuple[int, ...] = ()) -> Array:
@@ -375,7 +386,7 @@ def _compiled(entries: Entries, known: Array, layout: Layout, bound: int, floats
         sums = np.empty((len(known), pays.dense.shape[1]) if pays is not None else shape, dtype=np.float64 if mode == 0 and pays is None else np.int64)
         _kernel.weigh_blocks(*plan.arrays, floating if mode == 0 else integral, known, np.ascontiguousarray(source[used], dtype=np.int64),
                              np.ascontiguousarray(offset[used], dtype=np.int64), *paying, sums, entries.targets, mode, VARIANTS.index(variant()),
-                             plan.layer_start, plan.layer_factor)
+                             plan.layer_start, plan.layer_factor, plan.slot_layer, plan.slot_target)
         blocked: Array = sums.astype(np.int64) if sums.dtype == np.float64 and not floats else sums
         return blocked
     if pays is not None:
