@@ -12,6 +12,7 @@ per-card counts; a shoe given by rank only knows rank counts and never guesses a
 
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from operator import index
 from typing import Any
 
@@ -45,7 +46,17 @@ def gather(counts: Iterable[Any], labels: Iterable[int], zero: Any = 0) -> list[
 
 
 def keeps_ranks(labels: Sequence[int]) -> bool:
-    """Whether the classes ``labels`` gives the 52 cards keep each rank whole."""
+    """Whether the classes ``labels`` gives the 52 cards keep each rank whole (asked on every
+    analysis of a shoe: kept per labels).
+
+    >>> keeps_ranks([card // 4 for card in range(52)]), keeps_ranks([card % 4 for card in range(52)])
+    (True, False)
+    """
+    return _keeps_ranks(tuple(labels))
+
+
+@lru_cache(maxsize=64)
+def _keeps_ranks(labels: tuple[int, ...]) -> bool:
     return all(labels[card] == labels[card - card % len(SUITS)] for card in range(len(CARD_NAMES)))
 
 
