@@ -146,7 +146,13 @@ class Entries:
         multisets share, such as the unused cards' N - n - i), taken in chunks (see
         :data:`CHUNK_MULTISETS`). Within a chunk each distinct prefix of a multiset's factors is a
         node (slot 0 holds 1), the product of its parent's and one more factor; a multiset's pulled
-        factors make its *layer*, whose sums the kernel multiplies by them once per target."""
+        factors make its *layer*, whose sums the kernel multiplies by them once per target.
+
+        >>> entries = Entries(np.array([[0, 1, 5], [0, 1, 2], [0, 5, 5]]), np.arange(3), np.zeros(3, dtype=np.int64), np.ones(3, dtype=np.int64), 1)
+        >>> plan = entries.plan((5,))
+        >>> len(plan.arrays[0]), len(plan.layer_start) - 1  # nodes: 0, 0*1, 0*1*2; layers: no 5, one 5, two 5s
+        (3, 3)
+        """
         if pulled not in self.plans:
             self.plans[pulled] = _plan(self, pulled)
         return self.plans[pulled]
@@ -164,12 +170,11 @@ class Entries:
 class Plan:
     """What the blocked loops of the compiled kernel read (see :meth:`Entries.plan`): the factor
     indices used (the block's factor table, a position in it for each factor below), each node's
-    parent slot and factor, the first node and first run of each chunk, each run's target (layer
-    times targets plus target) and end (a run: a chunk's entries of one target), each entry's node
-    and weight (float64 and int64, for the kernel's two blocked modes), each layer's factors, and
-    the slots of sums the runs add into (a run's target is a slot): slot t < targets holds target
-    t's entries of layer 0, each further slot one (layer, target) that has entries; each slot's
-    layer, and the target of each further slot."""
+    parent slot and factor, the first node and first run of each chunk, each run's slot and end (a
+    run: a chunk's entries of one slot), each entry's node and weight (float64 and int64, for the
+    kernel's two blocked modes), each layer's factors, and the slots of sums the runs add into:
+    slot t < targets holds target t's entries of layer 0, each further slot one (layer, target)
+    that has entries; each slot's layer, and the target of each further slot."""
 
     used: Array
     arrays: tuple[Array, ...]
