@@ -9,7 +9,8 @@ from exact_odds.bets.bets import bet_from_record, catalog
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine import patterns, store, tables
+from exact_odds.engine import events, patterns, store, tables
+from exact_odds.engine.kernel import weigh
 from exact_odds.engine.tables import table_arrays, tracked_key
 
 DECISIONS = resolve(PUNTO_BANCO)
@@ -210,3 +211,68 @@ def test_a_shoe_that_runs_out_of_a_card_keeps_its_counted_table(monkeypatch):
     analyze(full, "super_tie")
     monkeypatch.setattr(store, "kept", lambda *arguments: pytest.fail("a counted table was looked up again for a shoe short of a card"))
     assert analyze(depleted, "super_tie")["super_tie"].rows == fresh.rows
+
+
+BASIS_BETS = {
+    "the coup's": (lambda: store.coup_table(DECISIONS), tuple(bet for bet in CATALOG.values() if bet.needs_coup and not bet.needs_suits)),
+    "counted": (lambda: store.coup_table(DECISIONS, COUNTED, None, (KINGS,)), (KINGS,)),
+}
+
+
+def basis_of(kind):
+    """The kind's event basis as a new process finds it (nothing in memory), and its table."""
+    forget()
+    make, bets = BASIS_BETS[kind]
+    table = make()
+    return events.cached_basis(table, bets, winner=True), table
+
+
+def assert_same_basis(left, right, table):
+    assert np.array_equal(left.lines, right.lines) and np.array_equal(left.row_event, right.row_event)
+    assert np.array_equal(left.representatives, right.representatives)
+    for name in ("factors", "multiset", "target", "weight"):
+        assert np.array_equal(getattr(left.entries, name), getattr(right.entries, name)), name
+    vectors = table.factor_vectors(np.random.default_rng(3).integers(0, 30, size=(4, table.partition.classes if table.refined else 10)))
+    assert weigh(left.entries, vectors, table.bound(2000)).tolist() == weigh(right.entries, vectors, table.bound(2000)).tolist()
+
+
+def forged_basis(name, change):
+    def damage(path):
+        arrays = {key: array.copy() for key, array in store._decode(path.read_bytes())[0].items()}
+        change(arrays[name])
+        path.write_bytes(store._encode(arrays))
+    return damage
+
+
+def raise_last(array):
+    array[-1] += 1
+
+
+BASIS_DAMAGE = {
+    "corrupted": flip,
+    "truncated": DAMAGE["truncated"],
+    "forged weights, digest redone": forged_basis("weight", raise_last),
+    "forged lines, digest redone": forged_basis("lines", lambda lines: lines.__setitem__((0, 0), lines[0, 0] + 1)),
+    "forged events, digest redone": forged_basis("target", lambda target: target.__setitem__(0, (target[0] + 1) % (target.max() + 1))),
+}
+
+
+@pytest.mark.parametrize("damage", [None, *BASIS_DAMAGE])
+@pytest.mark.parametrize("kind", BASIS_BETS)
+def test_an_event_basis_is_kept_beside_its_table_and_a_damaged_one_rebuilt(folder, monkeypatch, kind, damage):
+    """The event basis of a table and bets is kept on disk: a new process reads it back, the same
+    as the one built; damaged, forged (its digest redone) or built by other source, it is rebuilt."""
+    built, original = [], events.event_basis
+    monkeypatch.setattr(events, "event_basis", lambda *arguments, **keywords: built.append(1) or original(*arguments, **keywords))
+    first, table = basis_of(kind)
+    (path,) = folder.glob(f"basis-*{store.SUFFIX}")
+    if damage is not None:
+        BASIS_DAMAGE[damage](path)
+    again, table = basis_of(kind)
+    assert built == [1] if damage is None else built == [1, 1]
+    assert_same_basis(first, again, table)
+    fresh = original(table, BASIS_BETS[kind][1], True)
+    assert_same_basis(fresh, again, table)
+    monkeypatch.setattr(store, "source_digest", lambda: b"the builders edited")
+    basis_of(kind)
+    assert len(built) == (2 if damage is None else 3)

@@ -17,7 +17,7 @@ import numpy as np
 from ..bets.bets import Bet, settlement
 from .distribution import FLOAT_EXACT
 from ..core.features import Array, Columns
-from .kernel import Entries
+from .kernel import Entries, weigh
 from .tables import ABSENT, MAX_CARDS, Table, _factor_indices
 
 
@@ -32,6 +32,8 @@ class EventBasis:
     lines: Array  # (events, bets [+ 1])
     columns: Columns
     entries: Entries
+    row_event: Array  # (table rows,) each row's event
+    representatives: Array  # (events,) a row of each event
     settlements: dict[Any, tuple[object, Array]] = field(default_factory=dict, repr=False)
     kept: dict[str, object] = field(default_factory=dict, repr=False)
     """What the batch path derives from the basis once (its pays)."""
@@ -45,9 +47,13 @@ def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> Ev
     keys, weight = _merged(row_event.ravel()[table.entry_row] * len(table.multisets) + table.entry_multiset, table.entry_weight,
                            len(events) * len(table.multisets))
     event, multiset = np.divmod(keys, len(table.multisets))
+    return _basis(table, bets, events, coarsened(table, Entries(table.factors, multiset, event, weight, len(events))), row_event.ravel(), representatives)
+
+
+def _basis(table: Table, bets: tuple[Bet, ...], lines: Array, entries: Entries, row_event: Array, representatives: Array) -> EventBasis:
     columns = Columns({name: column[representatives] for name, column in table.columns.items()}, table.columns.levels)
-    basis = EventBasis(bets, events, columns, coarsened(table, Entries(table.factors, multiset, event, weight, len(events))))
-    basis.settlements.update({bet: (bet, np.ascontiguousarray(events[:, position])) for position, bet in enumerate(bets)})
+    basis = EventBasis(bets, lines, columns, entries, row_event, representatives)
+    basis.settlements.update({bet: (bet, np.ascontiguousarray(lines[:, position])) for position, bet in enumerate(bets)})
     return basis
 
 
@@ -165,7 +171,61 @@ def cached_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> E
     unpickled again by a worker find it)."""
     key = (bets, winner)
     if key not in table.bases:
-        table.bases[key] = event_basis(table, bets, winner)
+        table.bases[key] = _kept_basis(table, bets, winner) if table.origin else event_basis(table, bets, winner)
     basis = table.bases[key]
     assert isinstance(basis, EventBasis)
     return basis
+
+
+CHECKED_SHOES = 2
+"""Shoes on which a basis read from disk must count what its table counts, event by event."""
+
+
+def _kept_basis(table: Table, bets: tuple[Bet, ...], winner: bool) -> EventBasis:
+    """:func:`event_basis`, kept on disk beside its table (see :mod:`exact_odds.engine.store`)."""
+    from .store import bets_key, kept
+
+    return kept("basis", (table.origin, bets_key(bets), winner), lambda: event_basis(table, bets, winner), _basis_arrays,
+                lambda arrays: _basis_from_arrays(table, bets, winner, arrays))
+
+
+def _basis_arrays(basis: EventBasis) -> dict[str, Array] | None:
+    entries = basis.entries
+    if entries.weight.dtype == object:  # Python integers: no file holds them
+        return None
+    return {"lines": basis.lines, "row_event": basis.row_event, "representatives": basis.representatives, "factors": entries.factors,
+            "multiset": entries.multiset, "target": entries.target, "weight": entries.weight}
+
+
+def _basis_from_arrays(table: Table, bets: tuple[Bet, ...], winner: bool, arrays: dict[str, Array]) -> EventBasis | None:
+    """The basis the arrays hold, or None unless it is the table's for these bets: each event's
+    lines are what the bets (and the winner) settle on its representative row, every row lies in
+    one event, and on a few drawn shoes (on which every product of factors is positive) the entries
+    count exactly what the table's rows count, summed by event."""
+    lines, row_event, representatives = (arrays[name].astype(np.int64) for name in ("lines", "row_event", "representatives"))
+    factors, multiset, target, weight = (arrays[name].astype(np.int64) for name in ("factors", "multiset", "target", "weight"))
+    events = len(lines)
+    if (lines.ndim != 2 or lines.shape[1] != len(bets) + winner or row_event.shape != (table.rows,) or representatives.shape != (events,)
+            or factors.ndim != 2 or factors.shape[1] != table.depth or not multiset.ndim == target.ndim == weight.ndim == 1
+            or not len(multiset) == len(target) == len(weight)):
+        return None
+    if events and (row_event.min() < 0 or row_event.max() >= events or representatives.min() < 0 or representatives.max() >= table.rows
+                   or (row_event[representatives] != np.arange(events)).any()):
+        return None
+    if len(weight) and (multiset.min() < 0 or multiset.max() >= len(factors) or target.min() < 0 or target.max() >= events
+                        or weight.min() <= 0 or factors.min() < 0 or factors.max() >= len(table._factor_layout[0])):
+        return None
+    at = Columns({name: column[representatives] for name, column in table.columns.items()}, table.columns.levels)
+    settled = [bet.settle(at) for bet in bets] + ([at["winner"]] if winner else [])
+    if any((lines[:, position] != column).any() for position, column in enumerate(settled)):
+        return None
+    entries = Entries(factors, multiset, target, weight, events)
+    # at least MAX_CARDS of each class: every factor is at least 1, so an entry moved or reweighed changes a count
+    shoes = np.random.default_rng(len(weight)).integers(MAX_CARDS, 2 * MAX_CARDS + 1, size=(CHECKED_SHOES, table.partition.classes if table.refined else 10))
+    vectors = table.factor_vectors(shoes)
+    bound = table.bound(int(shoes.sum(axis=1).max()))
+    order = np.argsort(row_event, kind="stable")  # every event holds its representative row: no empty run
+    by_event = np.add.reduceat(weigh(table.row_entries, vectors, bound)[:, order], np.searchsorted(row_event[order], np.arange(events)), axis=1)
+    if events and (weigh(entries, vectors, bound) != by_event).any():
+        return None
+    return _basis(table, bets, lines, entries, row_event, representatives)

@@ -1,8 +1,8 @@
 """Compiled tables kept on disk, so that a new process need not build them.
 
 Every kind is kept: the plain table of point values, the tables of counted predicates (by coup row,
-or by the events a set of bets tells apart), the tables of first-card draws, and the patterns of
-:mod:`exact_odds.engine.patterns`. A file is named by what builds it (its kind, what it is built
+or by the events a set of bets tells apart), the tables of first-card draws, the patterns of
+:mod:`exact_odds.engine.patterns`, and the event bases of :mod:`exact_odds.engine.events`. A file is named by what builds it (its kind, what it is built
 from: the rule decisions, the slots and classes tracked, the bets' conditions, and the source of
 the modules that build it, so an edited checkout never reads a stale table), written whole (beside
 its place, then renamed), and checked when read: its SHA-256 must match the digest it carries, its
@@ -16,7 +16,7 @@ folder, or ``off`` keeps nothing on disk.
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import astuple
+from dataclasses import astuple, replace
 from functools import lru_cache
 from typing import TypeVar
 
@@ -29,8 +29,8 @@ from .tables import (MAX_CARDS, Support, Table, Tracked, build_coup_table, card_
                      table_from_arrays)
 from .tables import card_table as build_card_table
 
-BUILDERS = ("engine/store.py", "engine/tables.py", "engine/patterns.py", "engine/distribution.py", "core/cards.py", "core/coup.py",
-            "core/features.py", "core/policy.py", "core/rules.py", "bets/conditions.py", "bets/bets.py")
+BUILDERS = ("engine/store.py", "engine/tables.py", "engine/patterns.py", "engine/events.py", "engine/kernel.py", "engine/distribution.py",
+            "core/cards.py", "core/coup.py", "core/features.py", "core/policy.py", "core/rules.py", "bets/conditions.py", "bets/bets.py")
 """The modules whose source builds the tables (relative to the package)."""
 KEPT = 32
 KEPT_BYTES = 200 * 2**20
@@ -140,15 +140,18 @@ def _coup_table(decisions: Decisions, tracked: Tracked, support: Support, bets: 
         chosen = bets
         return counted_table(decisions, tracked, lambda columns: np.stack([bet.settle(columns) for bet in chosen] + [columns["winner"]], axis=1))
 
-    return kept("coup", what, build, _table_arrays, lambda arrays: table_from_arrays(partition, refined, MAX_CARDS, scale, arrays, support))
+    table = kept("coup", what, build, _table_arrays, lambda arrays: table_from_arrays(partition, refined, MAX_CARDS, scale, arrays, support))
+    return replace(table, origin=key("coup", what))
 
 
 @lru_cache(maxsize=16)
 def card_table(tracked: Tracked, partition: Partition | None = None) -> Table:
     """The table of :func:`~exact_odds.engine.tables.card_table`, kept on disk."""
     chosen = partition if partition is not None else card_partition_of(tracked)
-    return kept("cards", (tracked, chosen.labels), lambda: build_card_table(tracked, chosen), _table_arrays,
-                lambda arrays: table_from_arrays(chosen, chosen.classes, len(tracked), 1, arrays))
+    what = (tracked, chosen.labels)
+    table = kept("cards", what, lambda: build_card_table(tracked, chosen), _table_arrays,
+                 lambda arrays: table_from_arrays(chosen, chosen.classes, len(tracked), 1, arrays))
+    return replace(table, origin=key("cards", what))
 
 
 def _table_arrays(table: Table) -> dict[str, Array] | None:

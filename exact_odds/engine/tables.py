@@ -108,6 +108,9 @@ class Table:
     settlements: dict[Any, tuple[object, Array]] = field(default_factory=dict, repr=False)
     bases: dict[object, object] = field(default_factory=dict, repr=False)
     """Event bases of sets of bets on this table (see :mod:`exact_odds.engine.events`): kept as long as the table."""
+    origin: str = field(default="", repr=False)
+    """The name of the file that keeps the table (see :mod:`exact_odds.engine.store`), which names
+    its event bases' files too; empty for a table built apart."""
 
     @property
     def rows(self) -> int:
