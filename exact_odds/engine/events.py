@@ -168,7 +168,8 @@ def _merged(keys: Array, weights: Array, possible: int) -> tuple[Array, Array]:
 
 def cached_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:
     """:func:`event_basis`, kept with the table for equal bets (bets are values: the same bets
-    unpickled again by a worker find it)."""
+    unpickled again by a worker find it), and on disk beside a table the store keeps: read back,
+    a basis must settle its events as the bets do and count, on drawn shoes, what its table counts."""
     key = (bets, winner)
     if key not in table.bases:
         table.bases[key] = _kept_basis(table, bets, winner) if table.origin else event_basis(table, bets, winner)

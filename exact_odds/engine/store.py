@@ -2,12 +2,14 @@
 
 Every kind is kept: the plain table of point values, the tables of counted predicates (by coup row,
 or by the events a set of bets tells apart), the tables of first-card draws, the patterns of
-:mod:`exact_odds.engine.patterns`, and the event bases of :mod:`exact_odds.engine.events`. A file is named by what builds it (its kind, what it is built
-from: the rule decisions, the slots and classes tracked, the bets' conditions, and the source of
-the modules that build it, so an edited checkout never reads a stale table), written whole (beside
-its place, then renamed), and checked when read: its SHA-256 must match the digest it carries, its
-arrays must be integers of the right shapes, and a table's weighted orderings must account for every
-sequence of its classes exactly once (see :func:`~exact_odds.engine.tables.table_from_arrays`).
+:mod:`exact_odds.engine.patterns`, and the event bases of :mod:`exact_odds.engine.events`. A file
+is named by what builds it (its kind, what it is built from: the rule decisions, the slots and
+classes tracked, the bets' conditions, and the source of the modules that build it, so an edited
+checkout never reads a stale table), written whole (beside its place, then renamed), and checked
+when read: its SHA-256 must match the digest it carries, its arrays must be integers of the right
+shapes, and a table's weighted orderings must account for every sequence of its classes exactly
+once (see :func:`~exact_odds.engine.tables.table_from_arrays`; an event basis must count what its
+table counts, see :func:`~exact_odds.engine.events.cached_basis`).
 Anything else is ignored and the table rebuilt. The folder holds at most :data:`KEPT` files and
 :data:`KEPT_BYTES` bytes (the least recently used go first). ``EXACT_ODDS_CACHE`` names another
 folder, or ``off`` keeps nothing on disk.
