@@ -60,17 +60,34 @@ ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": Error, "description":
     (413, "too large"), (422, "a value refused"))}
 
 
-class TableFields(BaseModel):
+def exact_amount(value: object) -> object:
+    """A JSON integer as its text; a JSON number that is not an integer (a float, not exact) refused in words."""
+    if isinstance(value, (bool, float)):
+        raise ValueError(f"must be an exact number, a JSON integer or text such as \"2.5\" or \"1/2\", not {json.dumps(value)}")
+    return str(value) if isinstance(value, int) else value
+
+
+Amount = Annotated[Short, BeforeValidator(exact_amount), WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 200}, {"type": "integer"}]})]
+"""An exact amount: text (``"2.5"``, ``"1/2"``) or a JSON integer."""
+
+
+class Strict(BaseModel):
+    """A request body: no field it does not name, and every field of its own JSON type (a boolean is
+    never a number, a number never text, text never a number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TableFields(Strict):
     """The shoe, the rules and the bets, as the CLI's options name them."""
 
-    model_config = ConfigDict(extra="forbid")
     decks: Annotated[int, Field(ge=1, le=MAX_SHOE_CARDS // 52)] | None = Field(None, description="Number of 52-card decks (default 8).")
     shoe: Text | None = Field(None, description="An explicit composition, e.g. A=32,...,K=32 or per card 9h=7.")
     rules: Short | None = Field(None, description=f"A preset: {', '.join(PRESETS)} (default punto_banco).")
     rules_toml: Text | None = Field(None, description="The text of a TOML rules file (as `baccarat-odds rules --format toml` prints).")
     policy: Text = Field("", description="Choices at option points, e.g. player_on_5=draw.")
-    commission: Short | None = Field(None, description="Commission on a winning banker bet, percent (default the rules', 5).")
-    tie_pays: Short | None = Field(None, description="What the tie bet pays, to one (default the rules', 8).")
+    commission: Amount | None = Field(None, description="Commission on a winning banker bet, percent (default the rules', 5).")
+    tie_pays: Amount | None = Field(None, description="What the tie bet pays, to one (default the rules', 8).")
     bets: Text | None = Field(None, description="Bet names separated by commas, or all (default banker, player, tie and the bets of bets_toml).")
     bets_toml: Text | None = Field(None, description="The text of a TOML file of your own bets (the catalog's format).")
 
@@ -86,7 +103,7 @@ class AnalysisRequest(TableFields):
 
 class DealRequest(TableFields):
     cards: Text = Field(description='Cards in shoe order, e.g. "9S 5D 9H 2C".')
-    stake: Short = Field("100", description="Stake on each bet.")
+    stake: Amount = Field("100", description="Stake on each bet (exact: text or a JSON integer).")
     given: Text | None = Field(None, description="With a coup in progress: the odds given this condition on how it ends.")
 
 
@@ -96,26 +113,13 @@ class SessionRequest(TableFields):
     cut_card: Annotated[int, Field(ge=0, le=MAX_SHOE_CARDS)] | None = Field(None, description="Cards behind the cut card (None: no cut card).")
 
 
-class CardRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CardRequest(Strict):
     card: Short = Field(description="A rank (A 2-9 T 10 J Q K) and an optional suit (S H D C): 9, T, 9h.")
 
 
-def exact_amount(value: object) -> object:
-    """A JSON integer as its text; a JSON number that is not an integer (a float, not exact) refused in words."""
-    if isinstance(value, (bool, float)):
-        raise ValueError(f"must be an exact number, a JSON integer or text such as \"2.5\" or \"1/2\", not {json.dumps(value)}")
-    return str(value) if isinstance(value, int) else value
-
-
-Amount = Annotated[Short, BeforeValidator(exact_amount), WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 200}, {"type": "integer"}]})]
-"""An exact amount: text (``"2.5"``, ``"1/2"``) or a JSON integer."""
-
-
-class StakingFields(BaseModel):
+class StakingFields(Strict):
     """A bankroll and how to size it, as the ``size`` command's options name them."""
 
-    model_config = ConfigDict(extra="forbid")
     bankroll: Amount = Field(description="The bankroll the stakes are a share of (money, exact).")
     kelly: Amount = Field("1", description="Fractional Kelly, above 0 and at most 1 (1/2: half Kelly).")
     rebate: Amount | None = Field(None, description="Percent of each losing bet's loss returned (a rebate on losses).")
@@ -140,8 +144,7 @@ class SizeRequest(TableFields, StakingFields):
     remove: Text | None = Field(None, description='Cards taken out of the shoe, e.g. "5 5 K 9h".')
 
 
-class BurnRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class BurnRequest(Strict):
     card: Short | None = Field(None, description="The card turned face up, if one was.")
     hidden: Annotated[int, Field(ge=0, le=52)] | None = Field(None, description="Cards burned face down (default: by the burn procedure).")
 
