@@ -14,7 +14,8 @@ import urllib.request
 
 import pytest
 
-from exact_odds.serve.sessions import MAX_EVENTS, Refused, Settings, Store, TooLarge, add_burn, add_card, close_coup, replay, undo
+from exact_odds.serve.sessions import Refused, Settings, TooLarge, add_burn, add_card, close_coup, replay, undo
+from exact_odds.serve.store import MAX_EVENTS, Store
 
 
 def cards_of(store: Store, session: str) -> list[str]:
@@ -59,7 +60,7 @@ def test_a_refused_change_writes_nothing(tmp_path):
 def test_a_session_holds_a_bounded_log(tmp_path, monkeypatch):
     store = Store(str(tmp_path / "sessions.sqlite"))
     session = store.create(Settings(burn="none"))
-    monkeypatch.setattr("exact_odds.serve.sessions.MAX_EVENTS", 2)
+    monkeypatch.setattr("exact_odds.serve.store.MAX_EVENTS", 2)
     store.change(session, add_card("9"))
     store.change(session, add_card("5"))
     with pytest.raises(TooLarge, match="the most a session may hold is 2"):

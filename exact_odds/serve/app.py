@@ -35,7 +35,8 @@ from ..output.analysis_tables import choices_document
 from ..output.render import render
 from ..studies.dealing import deal_report
 from . import sessions, staking
-from .sessions import MAX_SHOE_CARDS, MAX_TEXT, NotFound, Refused, Settings, Store, TooLarge
+from .sessions import MAX_SHOE_CARDS, MAX_TEXT, NotFound, Refused, Settings, TooLarge
+from .store import Store
 from .staking import MAX_SERVED, Staking
 
 MAX_BODY = 4 * MAX_TEXT
