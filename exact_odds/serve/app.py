@@ -345,7 +345,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         """A session's table, state and analysis of the next coup."""
         _, table, log = store.load(session)
         replayed = sessions.replay(table, log)
-        return table, replayed, sessions.analysis_of(table, replayed.seen)
+        return table, replayed, sessions.analysis_of(table, replayed)
 
     @app.post("/api/v1/sessions", status_code=201)
     def create_session(request: SessionRequest) -> JSONResponse:

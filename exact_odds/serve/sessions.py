@@ -29,7 +29,7 @@ from ..core.coup import Coup, play_coup
 from ..core.numbers import parse_percent, shown
 from ..core.policy import Decisions, Policy, resolve
 from ..core.rules import PRESETS, DrawRules, load_rules
-from ..core.shoe import CARD_NAMES, Shoe, shoe_from_options
+from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe, shoe_from_options
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
@@ -211,6 +211,11 @@ class Replay:
     coups: list[ClosedCoup] = field(default_factory=list)
     events: int = 0
 
+    @property
+    def out(self) -> int:
+        """The current shoe's physical cards out of it: dealt and burned, seen or face down."""
+        return len(self.seen) + self.hidden
+
 
 @lru_cache(maxsize=256)
 def logged_card(text: str) -> Card:
@@ -276,8 +281,28 @@ def coup_words(coup: Coup) -> str:
     return f"player {coup.player_total}, banker {coup.banker_total}: {winner}"
 
 
+def cards_in_shoe(table: Table, state: Replay) -> int:
+    """The physical cards still in the current shoe: the start less every card dealt or burned, seen or not."""
+    return table.start.size - state.out
+
+
+def out_of(table: Table, state: Replay) -> str:
+    """How the cards left are counted, in words."""
+    hidden = f", {state.hidden} of them face down" if state.hidden else ""
+    return f"{table.start.size} less {state.out} dealt or burned{hidden}"
+
+
+def check_room(table: Table, state: Replay, cards: int, what: str) -> None:
+    """Refuse ``what``, which takes ``cards`` physical cards, when the shoe has fewer left: what is
+    dealt and burned, seen or face down, never exceeds the shoe."""
+    left = cards_in_shoe(table, state)
+    if cards > left:
+        raise Refused(f"{what} would take {cards} card{'s' * (cards != 1)}, and the shoe has {left} left ({out_of(table, state)})")
+
+
 def check_card(table: Table, state: Replay, card: Card) -> None:
     """Refuse a card the shoe left does not hold, or one the coup in progress cannot take."""
+    check_room(table, state, 1, f"the card {card}")
     shoe = shoe_left(table, state)
     try:
         shoe.remove([card])
@@ -318,11 +343,13 @@ def check_burn(table: Table, state: Replay, card: Card | None, hidden: int | Non
             shoe_left(table, state).remove([card])
         except InputError as error:
             raise Refused(str(error)) from None
-    if hidden is not None:
-        return hidden
-    if card is not None and table.settings.burn == "punto_banco" and state.burns == 0 and not state.seen:
-        return burn_count(card)
-    return 0
+    if hidden is None:
+        shoe_burn = card is not None and table.settings.burn == "punto_banco" and state.burns == 0 and not state.seen
+        hidden = burn_count(card) if card is not None and shoe_burn else 0
+    what = f"the burn card {card} and {hidden} face down" if card is not None and hidden else \
+        f"the burn card {card}" if card is not None else f"burning {hidden} face down"
+    check_room(table, state, hidden + (card is not None), what)
+    return hidden
 
 
 def matches(card: Card, wanted: Card) -> bool:
@@ -360,9 +387,14 @@ ANALYSES_KEPT = 64
 ANALYSIS_LOCK = threading.Lock()
 
 
-def analysis_of(table: Table, seen: Sequence[Card]) -> dict[str, object]:
+def analysis_of(table: Table, state: Replay) -> dict[str, object]:
     """The analysis of the next coup from the shoe left: exactly ``baccarat-odds --format json``
-    for the same shoe (``--remove`` the cards seen), rules, policy and bets (kept for a few shoes)."""
+    for the same shoe (``--remove`` the cards seen), rules, policy and bets (kept for a few shoes);
+    refused when fewer cards are physically left than a coup may take."""
+    left = cards_in_shoe(table, state)
+    if left < CARDS_PER_COUP and state.hidden:
+        raise InputError(f"the shoe has {left} cards left ({out_of(table, state)}); a coup needs a shoe of at least {CARDS_PER_COUP}")
+    seen = state.seen
     key = (table.settings, tuple(map(str, seen)))
     with ANALYSIS_LOCK:
         if key in ANALYSES:
@@ -380,14 +412,14 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
     """What a session shows: the shoe left, the coup in progress, the coups, the analysis of the next coup."""
     shoe = shoe_left(table, state)
     settings = table.settings
-    dealt = len(state.seen) + state.hidden
+    dealt = state.out
     cut = None
     if settings.cut_card is not None:
         at = table.start.size - settings.cut_card
         cut = {"cards_behind": settings.cut_card, "at": at, "cards_to_cut": max(0, at - dealt), "reached": dealt >= at}
     progress = play_coup(state.pending, table.decisions) if state.pending else None
     try:
-        analysis: dict[str, object] | None = analysis_of(table, state.seen)
+        analysis: dict[str, object] | None = analysis_of(table, state)
         refused = None
     except InputError as error:
         analysis, refused = None, str(error)
@@ -406,6 +438,7 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
             "card_counts": dict(zip(CARD_NAMES, shoe.card_counts)) if shoe.card_counts is not None and settings.suits else None,
             "seen": [str(card) for card in state.seen],
             "cards_dealt": dealt,
+            "cards_in_shoe": table.start.size - dealt,
             "hidden_burns": state.hidden,
             "note": HIDDEN_BURN_NOTE,
         },
