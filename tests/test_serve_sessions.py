@@ -19,8 +19,7 @@ from exact_odds.serve.store import MAX_EVENTS, Store
 
 
 def cards_of(store: Store, session: str) -> list[str]:
-    _, table, events = store.load(session)
-    return [str(card) for card in replay(table, events).seen]
+    return [str(card) for card in store.load(session).state.seen]
 
 
 def test_a_reopened_store_has_every_change(tmp_path):
@@ -34,8 +33,9 @@ def test_a_reopened_store_has_every_change(tmp_path):
     store.close()
     again = Store(path)
     assert cards_of(again, session) == ["9S", "5D", "9H", "2C"]
-    _, table, events = again.load(session)
-    state = replay(table, events)
+    loaded = again.load(session)
+    state = loaded.state
+    assert state == replay(loaded.table, loaded.events) and loaded.version == 6
     assert ([coup.coup.winner for coup in state.coups], state.hidden) == (["player"], 2)
     with sqlite3.connect(path) as plain:  # the file is a plain SQLite database in WAL mode
         assert plain.execute("PRAGMA journal_mode").fetchone() == ("wal",)

@@ -3,7 +3,9 @@
 
 A session's log holds four kinds of event: a card dealt face up (``card``), a burn (``burn``: a
 card turned face up, and a number of cards burned face down), the close of a coup (``coup``: the
-cards dealt since the last one, settled by the tableau) and a new shoe (``shoe``). The shoe left is
+cards dealt since the last one, settled by the tableau) and a new shoe (``shoe``). A change
+(:data:`Edit`) adds entries, deletes them (undo, put back) or corrects a card in place; it is checked
+against one account of the physical cards, dealt and burned, seen or face down. The shoe left is
 the starting shoe less the cards seen; a card burned face down stays in it, unknown, which keeps
 every probability exact over what was seen.
 
@@ -21,7 +23,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..bets.bets import Bet, available_bets, check_reach, load_bets, parse_pays, select_bets
 from ..core.cards import RANKS, Card, parse_card, parse_cards
@@ -58,6 +60,14 @@ class Refused(InputError):
 
 class TooLarge(InputError):
     """More than a session or a store may hold (answered 413)."""
+
+
+STATUS = ((NotFound, 404), (Refused, 409), (TooLarge, 413))
+
+
+def status_of(error: InputError) -> int:
+    """The HTTP status of a refusal: 404, 409, 413, else 422 (a value refused)."""
+    return next((code for kind, code in STATUS if isinstance(error, kind)), 422)
 
 
 @dataclass(frozen=True)
@@ -300,6 +310,22 @@ def check_room(table: Table, state: Replay, cards: int, what: str) -> None:
         raise Refused(f"{what} would take {cards} card{'s' * (cards != 1)}, and the shoe has {left} left ({out_of(table, state)})")
 
 
+Seat = Literal["player_1", "banker_1", "player_2", "banker_2", "player_3", "banker_3"]
+SEATS: tuple[Seat, ...] = get_args(Seat)
+"""The seats of a coup's cards, in the order of the tableau's first four (then the third cards)."""
+
+
+def seats(coup: Coup) -> list[str]:
+    """The seat of each card of ``coup`` in shoe order: the first four alternate, the player's third
+    card comes before the banker's.
+
+    >>> seats(play_coup(parse_cards("2 3 K 4 7"), resolve(PRESETS["punto_banco"])))
+    ['player_1', 'banker_1', 'player_2', 'banker_2', 'player_3']
+    """
+    thirds = ["player_3"] * (len(coup.player) == 3) + ["banker_3"] * (len(coup.banker) == 3)
+    return [*SEATS[:min(coup.cards_used, 4)], *thirds]
+
+
 def check_card(table: Table, state: Replay, card: Card) -> None:
     """Refuse a card the shoe left does not hold, or one the coup in progress cannot take."""
     check_room(table, state, 1, f"the card {card}")
@@ -447,6 +473,7 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
         "cut_card": cut,
         "coup_in_progress": None if progress is None else {
             "cards": [str(card) for card in state.pending],
+            "seats": dict(zip(seats(progress), map(str, state.pending))),
             "player": [str(card) for card in progress.player], "banker": [str(card) for card in progress.banker],
             "player_total": progress.player_total, "banker_total": progress.banker_total,
             "complete": progress.complete, "winner": progress.winner, "steps": list(progress.steps),
@@ -459,47 +486,61 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
     }
 
 
-Edit = Callable[[Table, list[Event], Replay], tuple[list[int], list[tuple[str, str | None, int]]]]
-"""A change to a session: given its table, log and state, the log entries to delete and the
-entries (kind, card, hidden) to add, or a refusal."""
+@dataclass(frozen=True)
+class Change:
+    """What a change does to a session: the log entries it deletes (by ``seq``), the entries it
+    adds (kind, card, hidden), the cards it replaces in place (``seq``, card), and the sizing
+    settings it keeps (``sizing``, None to forget them) when ``sets_sizing``."""
+
+    deleted: tuple[int, ...] = ()
+    added: tuple[tuple[str, str | None, int], ...] = ()
+    replaced: tuple[tuple[int, str], ...] = ()
+    sets_sizing: bool = False
+    sizing: dict[str, Any] | None = None
+
+
+Edit = Callable[[Table, list[Event], Replay], Change]
+"""A change to a session: given its table, log and state, the :class:`Change`, or a refusal."""
 
 
 def add_card(text: str) -> Edit:
-    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    def edit(table: Table, events: list[Event], state: Replay) -> Change:
         card = entered(text, table)
         check_card(table, state, card)
-        return [], [("card", str(card), 0)]
+        return Change(added=(("card", str(card), 0),))
     return edit
 
 
 def add_burn(text: str | None, hidden: int | None) -> Edit:
-    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    def edit(table: Table, events: list[Event], state: Replay) -> Change:
         card = entered(text, table) if text is not None else None
         if card is None and not hidden:
             raise InputError("a burn names the card turned face up (card), or how many cards were burned face down (hidden), or both")
-        return [], [("burn", None if card is None else str(card), check_burn(table, state, card, hidden))]
+        return Change(added=(("burn", None if card is None else str(card), check_burn(table, state, card, hidden)),))
     return edit
 
 
-def close_coup(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+def close_coup(table: Table, events: list[Event], state: Replay) -> Change:
     check_close(table, state)
-    return [], [("coup", None, 0)]
+    return Change(added=(("coup", None, 0),))
 
 
-def new_shoe(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+def new_shoe(table: Table, events: list[Event], state: Replay) -> Change:
     if state.pending:
         raise Refused("a coup is in progress: close it (or undo its cards) before a new shoe")
-    return [], [("shoe", None, 0)]
+    return Change(added=(("shoe", None, 0),))
 
 
-def undo(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+def undo(table: Table, events: list[Event], state: Replay) -> Change:
     if not events:
         raise Refused("nothing to undo: the session's log is empty")
-    return [events[-1].seq], []
+    return Change(deleted=(events[-1].seq,))
 
 
 def put_back(text: str) -> Edit:
-    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    """Take out a card entered that was not dealt (an extra tap): the cards after it move up a seat
+    (to change a card that was dealt, :func:`correct` it)."""
+    def edit(table: Table, events: list[Event], state: Replay) -> Change:
         cards = parse_cards(text)
         if len(cards) != 1:
             raise InputError(f"give one card, such as 9, T or 9h, not {shown(text)}")
@@ -512,7 +553,41 @@ def put_back(text: str) -> Edit:
             raise Refused(str(error)) from None
         if coup.cards_used < len(later.pending):
             raise Refused(f"without {cards[0]} the cards since the last coup are more than a coup: undo the cards after it instead")
-        return [seq], []
+        return Change(deleted=(seq,))
+    return edit
+
+
+def correct(seat: str, text: str) -> Edit:
+    """Replace the card at ``seat`` of the coup in progress (``player_2``: the player's second card)
+    by the card dealt there, every other card kept in its seat; refused when the new card would move
+    a later card to another seat, or leave more cards than the coup takes."""
+    def edit(table: Table, events: list[Event], state: Replay) -> Change:
+        card = entered(text, table)
+        before = seats(play_coup(state.pending, table.decisions))
+        if seat not in before:
+            dealt = ", ".join(f"{name} {dealt}" for name, dealt in zip(before, state.pending)) or "none"
+            raise Refused(f"the coup in progress has no card at {seat} (its cards: {dealt}): only those can be corrected")
+        index = before.index(seat)
+        old = state.pending[index]
+        others = state.seen[:len(state.seen) - len(state.pending) + index] + state.seen[len(state.seen) - len(state.pending) + index + 1:]
+        try:
+            table.start.remove([*others, card])
+        except InputError as error:
+            raise Refused(f"{card} at {seat} in place of {old}: {error}") from None
+        cards = [card if position == index else dealt for position, dealt in enumerate(state.pending)]
+        try:
+            coup = play_coup(cards, table.decisions)
+        except InputError as error:
+            raise Refused(str(error)) from None
+        extra = len(cards) - coup.cards_used
+        if extra:
+            raise Refused(f"with {card} at {seat} the coup is settled after {coup.cards_used} cards ({coup_words(coup)}), and "
+                          f"{extra} more {'was' if extra == 1 else 'were'} entered: undo {'it' if extra == 1 else 'them'} first")
+        moved = [f"{dealt} would move from {first} to {second}" for dealt, first, second in zip(cards, before, seats(coup)) if first != second]
+        if moved:
+            raise Refused(f"with {card} at {seat} the card {moved[0]}: a correction keeps every other card in its seat "
+                          "(undo the cards after it, and enter them again)")
+        return Change(replaced=((state.pending_events[index], str(card)),))
     return edit
 
 
