@@ -191,9 +191,15 @@ def test_entries_a_player_gets_wrong_are_put_right(tmp_path):
             "the session as it is. Check these against the table before you enter them.")
         assert other.get_attribute("body", "data-version") == str(version)
         assert other.locator("#history tbody tr").all_inner_texts() == ["1\t2 4 (6)\t3 5 (8)\tB natural"]
-        other.click("#pending-discard")
-        assert other.locator("#pending").is_hidden()
+        told = other.inner_text("#pending-text")
+        other.reload()  # the entry is kept across a reload, and still made on the state the tab showed: refused again
+        other.wait_for_selector("#pending:not([hidden])")
+        assert other.inner_text("#pending-text") == told
         assert call(port, "GET", f"/api/v1/sessions/{session}")["version"] == version
+        other.click("#pending-send")  # checked against the table: entered now, on the state shown
+        other.wait_for_selector(f"body[data-version='{version + 1}'][data-pending='0']")
+        assert other.locator("#pending").is_hidden()
+        assert call(port, "GET", f"/api/v1/sessions/{session}")["coup_in_progress"]["cards"] == ["8", "4"]
 
 
 @pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (Debian's chromium package; no browser is downloaded)")

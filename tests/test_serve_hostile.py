@@ -229,6 +229,9 @@ def test_a_stale_tab_is_refused_with_the_current_state(client):
     assert state.json()["version"] == 7 and state.json()["shoe"]["hidden_burns"] == 2
     assert client.post(f"/api/v1/sessions/{session}/undo", headers={"If-Match": 'W/"7"'}).status_code == 409  # weak tags never match
     assert post(client, session, "undo")["version"] == 8  # without If-Match: made on the state as it is
+    refused = client.delete(f"/api/v1/sessions/{session}", headers={"If-Match": '"7"'})
+    assert (refused.status_code, refused.json()["state"]["version"]) == (409, 8)
+    assert client.delete(f"/api/v1/sessions/{session}", headers={"If-Match": '"8"'}).json() == {"deleted": session}
 
 
 def test_every_change_counts_one_version_and_a_refusal_none(client):

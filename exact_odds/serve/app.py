@@ -422,9 +422,9 @@ def create_app(db: str, token: str | None = None) -> Any:
         return answer(store.load(session))
 
     @app.delete("/api/v1/sessions/{session}")
-    def delete_session(session: Id) -> JSONResponse:
+    def delete_session(session: Id, if_match: IfMatch = None) -> JSONResponse:
         """Forget a session."""
-        store.delete(session)
+        store.delete(session, Precondition(if_match))
         return JSONResponse({"deleted": session})
 
     @app.post("/api/v1/sessions/{session}/cards")

@@ -262,9 +262,12 @@ class Store:
                                   (SELECT rowid FROM requests WHERE session = ? AND status = 200 AND answer IS NOT NULL
                                    ORDER BY rowid DESC LIMIT ?)""", (session, session, ANSWERS_KEPT))
 
-    def delete(self, session: str) -> None:
+    def delete(self, session: str, precondition: Precondition = ANY) -> None:
+        """Forget a session (refused, :class:`Stale`, if it is no longer at the version of ``precondition``)."""
         with self.transaction() as connection:
-            self._load(connection, session)
+            loaded = self._load(connection, session)
+            if not precondition.matches(loaded.version):
+                raise Stale(loaded, precondition.if_match or "")
             for table in ("requests", "sizing", "events"):
                 connection.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
             connection.execute("DELETE FROM sessions WHERE id = ?", (session,))
