@@ -178,8 +178,10 @@ def test_a_correction_of_a_six_card_coup(client):
     ("A 3 K 2 7", {"seat": "player_2", "card": "8"},  # player 9: a natural, and the 7 left over
      "with 8 at player_2 the coup is settled after 4 cards (player 9, banker 5: player wins), and 1 more was entered: undo it first"),
     ("2 3 K 5", {"seat": "player_3", "card": "4"},
-     "the coup in progress has no card at player_3 (its cards: player_1 2, banker_1 3, player_2 K, banker_2 5): only those can be corrected"),
-    ("", {"seat": "player_1", "card": "4"}, "the coup in progress has no card at player_1 (its cards: none): only those can be corrected"),
+     "the coup in progress has no card at player_3 (its cards: player_1 2, banker_1 3, player_2 K, banker_2 5): only those can be corrected "
+     "(to correct a coup closed, undo its close first)"),
+    ("", {"seat": "player_1", "card": "4"},
+     "the coup in progress has no card at player_1 (its cards: none): only those can be corrected (to correct a coup closed, undo its close first)"),
 ])
 def test_a_correction_that_would_reseat_a_card_is_refused(client, dealt, correction, error):
     session = start(client, burn="none")

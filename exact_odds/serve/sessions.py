@@ -566,7 +566,8 @@ def correct(seat: str, text: str) -> Edit:
         before = seats(play_coup(state.pending, table.decisions))
         if seat not in before:
             dealt = ", ".join(f"{name} {dealt}" for name, dealt in zip(before, state.pending)) or "none"
-            raise Refused(f"the coup in progress has no card at {seat} (its cards: {dealt}): only those can be corrected")
+            raise Refused(f"the coup in progress has no card at {seat} (its cards: {dealt}): only those can be corrected "
+                          "(to correct a coup closed, undo its close first)")
         index = before.index(seat)
         old = state.pending[index]
         others = state.seen[:len(state.seen) - len(state.pending) + index] + state.seen[len(state.seen) - len(state.pending) + index + 1:]
