@@ -95,10 +95,12 @@ def test_a_shoe_tracked_in_the_page_shows_the_cli_figures(tmp_path, run):
         exact = expected["bets"]["dragon_7"]
         assert page.inner_text("[data-exact='dragon_7']") == f"house edge {exact['house_edge']} (EV {exact['expected_value']})"
         assert page.inner_text("#cutinfo") == f"{416 - 14 - len(seen) - 5} cards to the cut card."
-        assert page.inner_text("#shoeinfo").startswith(f"Shoe 1: {416 - len(seen)} of 416 cards left; {len(seen) + 5} dealt (5 burned face down")
+        assert page.inner_text("#shoeinfo") == (f"Shoe 1: {416 - len(seen)} of 416 cards not seen; {len(seen) + 5} dealt (5 burned face down: "
+                                                f"unseen cards change no probability), {416 - len(seen) - 5} in the shoe.")
         assert page.inner_text("#rank-3 small") == "30"
         events -= 1
-        page.click("#progress button:text-is('3D')")  # put back
+        page.click("#progress button:text-is('3D')")  # a card entered that was not dealt: removed
+        page.click("#remove")
         page.wait_for_selector(f"body[data-events='{events}']")
         assert page.inner_text("#progress").startswith("Player 7S (7) · Banker KH (0)")  # the cards left, in shoe order
         assert page.inner_text("#rank-3 small") == "31"
@@ -126,3 +128,107 @@ def test_the_panel_shows_what_to_bet_now(tmp_path):
         page.wait_for_selector("body[data-events='1']")
         assert page.locator("#nobet").is_visible() and page.locator("#stakes").is_hidden()
         assert page.input_value("#bankroll") == "1000"
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (Debian's chromium package; no browser is downloaded)")
+def test_entries_a_player_gets_wrong_are_put_right(tmp_path):
+    """A middle card corrected in its seat; keys with a field focused go to the field; a burn armed
+    before a reload is still armed after it, and a refused burn disarms it; a stale tab is told."""
+    with phone_page(tmp_path) as (port, page):
+        session = call(port, "POST", "/api/v1/sessions", {"decks": 8, "burn": "none"})["id"]
+        page.goto(f"http://127.0.0.1:{port}/#s={session}")
+        page.wait_for_selector("body[data-version='0']")
+        other = page.context.browser.new_page(viewport={"width": 390, "height": 844})  # a second tab on the same session
+        other.goto(f"http://127.0.0.1:{port}/#s={session}")
+        other.wait_for_selector("body[data-version='0']")
+        version = 0
+
+        def typed(*keys: str, on: Any = page) -> None:
+            nonlocal version
+            for name in keys:
+                on.keyboard.press(name)
+            version += 1
+            on.wait_for_selector(f"body[data-version='{version}']")
+
+        for card in "2 3 K 5".split():
+            typed(card)
+        page.click("#progress button[data-seat='player_2']")
+        assert page.inner_text("#mode") == "(next card: in place of K, the player's second card)"
+        typed("4")
+        assert page.inner_text("#progress") == "Player 2 4 (6) · Banker 3 5 (8) · banker wins: close the coup"
+        typed("Enter")
+        assert page.locator("#history tbody tr").all_inner_texts() == ["1\t2 4 (6)\t3 5 (8)\tB natural"]
+        assert call(port, "GET", f"/api/v1/sessions/{session}")["shoe"]["seen"] == ["2", "3", "4", "5"]
+
+        page.fill("#bankroll", "10000")
+        page.keyboard.press("7")  # the field has the key, and no card is entered
+        assert (page.input_value("#bankroll"), page.inner_text("#mode")) == ("100007", "(keys type into bankroll: Esc for card keys)")
+        page.keyboard.press("Escape")
+        assert page.inner_text("#mode") == ""
+        typed("7")
+        assert call(port, "GET", f"/api/v1/sessions/{session}")["coup_in_progress"]["cards"] == ["7"]
+        typed("u")
+
+        page.keyboard.press("b")
+        page.reload()
+        page.wait_for_selector(f"body[data-version='{version}']")
+        assert page.inner_text("#mode") == "(next card: burn, face up)" and "armed" in page.get_attribute("#burnseen", "class")
+        typed("9")  # burned face up, not dealt
+        state = call(port, "GET", f"/api/v1/sessions/{session}")
+        assert (state["burn"]["seen"], state["coup_in_progress"], page.inner_text("#mode")) == (["9"], None, "")
+        typed("8")
+        page.keyboard.press("b")
+        page.keyboard.press("6")  # a burn inside a coup: refused
+        page.wait_for_selector("#error.on")
+        assert page.inner_text("#error") == ("burn card 6 was refused: a burn comes between coups: close the coup in progress "
+                                             "(or undo its cards) first")
+        assert page.inner_text("#mode") == "" and "armed" not in page.get_attribute("#burnseen", "class")
+
+        other.keyboard.press("4")  # the other tab still shows the empty shoe: refused, and told
+        other.wait_for_selector("#pending:not([hidden])")
+        assert other.inner_text("#pending-text") == (
+            "Not recorded yet: card 4. This session was changed in another tab or device since this page showed it: the page now shows "
+            "the session as it is. Check these against the table before you enter them.")
+        assert other.get_attribute("body", "data-version") == str(version)
+        assert other.locator("#history tbody tr").all_inner_texts() == ["1\t2 4 (6)\t3 5 (8)\tB natural"]
+        told = other.inner_text("#pending-text")
+        other.reload()  # the entry is kept across a reload, and still made on the state the tab showed: refused again
+        other.wait_for_selector("#pending:not([hidden])")
+        assert other.inner_text("#pending-text") == told
+        assert call(port, "GET", f"/api/v1/sessions/{session}")["version"] == version
+        other.click("#pending-send")  # checked against the table: entered now, on the state shown
+        other.wait_for_selector(f"body[data-version='{version + 1}'][data-pending='0']")
+        assert other.locator("#pending").is_hidden()
+        assert call(port, "GET", f"/api/v1/sessions/{session}")["coup_in_progress"]["cards"] == ["8", "4"]
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="no chromium on this machine (Debian's chromium package; no browser is downloaded)")
+def test_cards_typed_while_the_server_is_down_are_entered_once_in_order(tmp_path):
+    db, port = str(tmp_path / "sessions.sqlite"), free_port()
+    server = serve(db, port)
+    try:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM)
+            page = browser.new_page(viewport={"width": 390, "height": 844})
+            session = call(port, "POST", "/api/v1/sessions", {"decks": 8, "burn": "none"})["id"]
+            page.goto(f"http://127.0.0.1:{port}/#s={session}")
+            page.wait_for_selector("body[data-version='0']")
+            page.keyboard.press("9")
+            page.wait_for_selector("body[data-version='1']")
+            server.terminate()
+            server.communicate(timeout=10)
+            for key in "5 9 2".split():
+                page.keyboard.press(key)
+            page.wait_for_selector("#pending:not([hidden])")
+            assert page.inner_text("#pending-text") == (
+                "Not recorded yet: card 5, card 9, card 2. The server does not answer: retrying every few seconds.")
+            server = serve(db, port)
+            page.wait_for_selector("body[data-version='4'][data-pending='0']", timeout=20_000)
+            assert page.locator("#pending").is_hidden()
+            state = call(port, "GET", f"/api/v1/sessions/{session}")
+            assert (state["shoe"]["seen"], state["version"]) == (["9", "5", "9", "2"], 4)
+            assert page.inner_text("#progress") == "Player 9 9 (8) · Banker 5 2 (7) · player wins: close the coup"
+            browser.close()
+    finally:
+        server.terminate()
+        server.communicate(timeout=10)

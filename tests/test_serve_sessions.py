@@ -14,12 +14,12 @@ import urllib.request
 
 import pytest
 
-from exact_odds.serve.sessions import MAX_EVENTS, Refused, Settings, Store, TooLarge, add_burn, add_card, close_coup, replay, undo
+from exact_odds.serve.sessions import Refused, Settings, TooLarge, add_burn, add_card, close_coup, replay, undo
+from exact_odds.serve.store import MAX_EVENTS, Store
 
 
 def cards_of(store: Store, session: str) -> list[str]:
-    _, table, events = store.load(session)
-    return [str(card) for card in replay(table, events).seen]
+    return [str(card) for card in store.load(session).state.seen]
 
 
 def test_a_reopened_store_has_every_change(tmp_path):
@@ -33,8 +33,9 @@ def test_a_reopened_store_has_every_change(tmp_path):
     store.close()
     again = Store(path)
     assert cards_of(again, session) == ["9S", "5D", "9H", "2C"]
-    _, table, events = again.load(session)
-    state = replay(table, events)
+    loaded = again.load(session)
+    state = loaded.state
+    assert state == replay(loaded.table, loaded.events) and loaded.version == 6
     assert ([coup.coup.winner for coup in state.coups], state.hidden) == (["player"], 2)
     with sqlite3.connect(path) as plain:  # the file is a plain SQLite database in WAL mode
         assert plain.execute("PRAGMA journal_mode").fetchone() == ("wal",)
@@ -59,7 +60,7 @@ def test_a_refused_change_writes_nothing(tmp_path):
 def test_a_session_holds_a_bounded_log(tmp_path, monkeypatch):
     store = Store(str(tmp_path / "sessions.sqlite"))
     session = store.create(Settings(burn="none"))
-    monkeypatch.setattr("exact_odds.serve.sessions.MAX_EVENTS", 2)
+    monkeypatch.setattr("exact_odds.serve.store.MAX_EVENTS", 2)
     store.change(session, add_card("9"))
     store.change(session, add_card("5"))
     with pytest.raises(TooLarge, match="the most a session may hold is 2"):

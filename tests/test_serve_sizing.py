@@ -118,6 +118,28 @@ def test_a_bad_sizing_is_refused_in_one_line(client, body, status, message):
     assert client.get(f"/api/v1/sessions/{session}").json()["sizing"] is None  # nothing refused is kept
 
 
+@pytest.mark.parametrize(("limits", "message"), [
+    ({"min": "banker=-5"}, "the minimum for banker must be positive, not -5"),
+    ({"max": "player=-1"}, "the maximum for player must be positive, not -1"),
+    ({"min": "tie=10", "max": "tie=5"}, "the minimum for tie (10) is above its maximum (5)"),
+    ({"min": "-5"}, "the minimum for banker must be positive, not -5"),
+    ({"max": "banker=0,dragon_7=5"}, "the maximum for banker must be positive, not 0"),
+    ({"min": "dragon7=5"}, "min: 'dragon7' is not a bet of this position (banker, player, tie, dragon_7)"),
+    ({"main": "bogus", "side_ratio": 2}, "main: 'bogus' is not a bet of this position (banker, player, tie, dragon_7)"),
+    ({"total_max": "-1"}, "the total limit must be positive, not -1"),
+])
+def test_limits_on_bets_not_sized_are_checked(client, limits, message):
+    """Only dragon_7 is sized (the one bet with the player's edge): the limits on the others are checked all the same."""
+    session = session_after_a_coup(client)
+    assert sized(client, session, {"bankroll": 100})["bets"].keys() == {"dragon_7"}
+    for method, path in (("POST", "size"), ("PUT", "sizing")):
+        response = client.request(method, f"/api/v1/sessions/{session}/{path}", json={"bankroll": "100", **limits})
+        assert (response.status_code, response.json()) == (422, {"error": message})
+    assert client.get(f"/api/v1/sessions/{session}").json()["sizing"] is None
+    response = client.post("/api/v1/size", json={"shoe": SEVENS, "remove": COUP, "bets": BETS, "bankroll": "100", **limits})
+    assert (response.status_code, response.json()) == (422, {"error": message})
+
+
 def test_other_refusals(client):
     assert client.post("/api/v1/sessions/nope/size", json={"bankroll": 1}).status_code == 404
     assert client.put("/api/v1/sessions/nope/sizing", json={"bankroll": 1}).status_code == 404

@@ -4,6 +4,7 @@ the `size` command with its hostile inputs."""
 
 import json
 import math
+import re
 from fractions import Fraction
 from itertools import product
 
@@ -178,9 +179,10 @@ def test_a_position_with_stakes_has_a_positive_expectation_and_exact_figures():
     (dict(kelly="3/2"), "kelly must be a fraction above 0"),
     (dict(kelly=-1), "kelly must be a fraction above 0"),
     (dict(rebate=1), "rebate must be a share"),
-    (dict(limits=Limits(minimum={"banker": Fraction(10)}, maximum={"banker": Fraction(5)})), "minimum for banker .* above its maximum"),
-    (dict(limits=Limits(minimum={"bogus": Fraction(10)})), "not a bet of this position"),
-    (dict(limits=Limits(maximum={"banker": Fraction(-1)})), "must be positive"),
+    (dict(limits=Limits(minimum={"bogus": Fraction(10)})), "minimum for 'bogus': not a bet of this position"),
+    (dict(limits=Limits(maximum={"tie": Fraction(5)}), table=["banker", "player"]), "maximum for 'tie': not a bet of this position"),
+    (dict(limits=Limits(main=("player",), side_ratio=Fraction(2))), r"main: 'player' is not a bet of this position \(banker\)"),
+    (dict(limits={"minimum": {"banker": 1}}), "limits must be a Limits"),
     (dict(bets="bogus"), "unknown bet 'bogus'"),
     (dict(bets="dragon_7", limits=Limits(side_needs_main=True)), "needs a main bet"),
 ])
@@ -189,6 +191,40 @@ def test_hostile_library_inputs_are_refused_in_one_line(arguments, message):
     with pytest.raises(InputError, match=message) as error:
         size(Shoe.decks(8), given.pop("bets"), given.pop("bankroll"), **given)
     assert "\n" not in str(error.value)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (dict(minimum={"tie": Fraction(10)}, maximum={"tie": Fraction(5)}), "the minimum for tie (10) is above its maximum (5)"),
+    (dict(minimum={"banker": -5}), "the minimum for banker must be positive, not -5"),
+    (dict(maximum={"player": Fraction(-1)}), "the maximum for player must be positive, not -1"),
+    (dict(maximum={"player": 0}), "the maximum for player must be positive, not 0"),
+    (dict(minimum={"banker": 2.5}), "the minimum for banker must be an exact number (an int, a Fraction or text such as '1/2'), not 2.5"),
+    (dict(minimum={"banker": True}), "the minimum for banker must be an exact number"),
+    (dict(total=Fraction(0)), "the total limit must be positive, not 0"),
+    (dict(unit=-1), "the unit must be positive, not -1"),
+    (dict(side_ratio=Fraction(-1, 2)), "the side ratio must be positive, not -1/2"),
+    (dict(main=()), "main must be a tuple of the main bets' names, not ()"),
+    (dict(main="banker"), "main must be a tuple of the main bets' names, not 'banker'"),
+    (dict(side_needs_main=1), "side_needs_main must be True or False, not 1"),
+    (dict(minimum=[("banker", 5)]), "minimum must map bet names to amounts"),
+])
+def test_limits_refuse_what_no_table_means(arguments, message):
+    with pytest.raises(InputError, match="^" + re.escape(message)) as error:
+        Limits(**arguments)
+    assert "\n" not in str(error.value)
+
+
+def test_limits_are_checked_against_every_bet_of_the_table():
+    """A session's limits may name any of its bets: checked against all of them, applied to the bets sized."""
+    table = ["banker", "player", "tie", "dragon_7"]
+    limits = Limits(minimum={"banker": Fraction(10)}, maximum={"tie": Fraction(5), "dragon_7": Fraction(3)})
+    assert limits.checked(["dragon_7"], table) == Limits(maximum={"dragon_7": Fraction(3)})
+    with pytest.raises(InputError, match=r"^minimum for 'banker': not a bet of this position \(dragon_7\)$"):
+        limits.checked(["dragon_7"])
+    sized = size(DEPLETED, "dragon_7", 1000, limits, table=table)
+    assert sized.to_dict() == size(DEPLETED, "dragon_7", 1000, Limits(maximum={"dragon_7": Fraction(3)})).to_dict()
+    assert [(stake.bet, stake.amount) for stake in sized.stakes] == [("dragon_7", Fraction(3))]  # the Kelly stake is above 3
+    assert size(DEPLETED, "dragon_7", 1000).stakes[0].amount > 3
 
 
 # --- rebates and dead chips ---------------------------------------------------------------------
@@ -282,6 +318,8 @@ def test_size_command_no_bet_and_a_bet(run):
     (["--bankroll", "100", "--kelly", "0"], "--kelly must be a fraction above 0 and at most 1"),
     (["--bankroll", "100", "--kelly", "1.5"], "--kelly must be a fraction above 0 and at most 1"),
     (["--bankroll", "100", "--min", "10", "--max", "5"], "the minimum for banker (10) is above its maximum (5)"),
+    (["--bankroll", "100", "--max", "player=-1"], "the maximum for player must be positive, not -1"),
+    (["--bankroll", "100", "--min", "tie=10", "--max", "tie=5"], "the minimum for tie (10) is above its maximum (5)"),
     (["--bankroll", "100", "--bets", "bogus"], "unknown bet 'bogus'"),
     (["--bankroll", "100", "--rebate", "100"], "--rebate must be at least 0 and below 100 percent"),
     (["--bankroll", "100", "--min", "bogus=5"], "--min: 'bogus' is not a bet of this position"),

@@ -763,9 +763,6 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
         raise InputError("--main is empty: name the main bets, separated by commas")
     if main_text is not None and not (side_needs_main or side_ratio is not None):
         raise InputError("--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave --main out")
-    unknown = [name for name in main if main_text is not None and name not in names]
-    if unknown:
-        raise InputError(f"--main: {unknown[0]!r} is not a bet of this position ({', '.join(names)})")
     limits = Limits(per_bet(min_text, "--min", names) if min_text is not None else {}, per_bet(max_text, "--max", names) if max_text is not None else {},
                     total_max, unit, side_needs_main, side_ratio, main)
     decisions = given_options.decisions(shoe)

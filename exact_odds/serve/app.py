@@ -9,6 +9,7 @@ own encoder, walking a whole analysis, would cost more than computing it).
 
 import hmac
 import json
+import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
 from fractions import Fraction
@@ -16,7 +17,7 @@ from importlib import resources
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qs
 
-from fastapi import FastAPI, Path, Query, Request
+from fastapi import FastAPI, Header, Path, Query, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
 from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
@@ -35,7 +36,8 @@ from ..output.analysis_tables import choices_document
 from ..output.render import render
 from ..studies.dealing import deal_report
 from . import sessions, staking
-from .sessions import MAX_SHOE_CARDS, MAX_TEXT, NotFound, Refused, Settings, Store, TooLarge
+from .sessions import MAX_SHOE_CARDS, MAX_TEXT, Seat, Settings, status_of
+from .store import Loaded, Precondition, Repeated, Stale, Store, etag
 from .staking import MAX_SERVED, Staking
 
 MAX_BODY = 4 * MAX_TEXT
@@ -55,22 +57,48 @@ class Error(BaseModel):
 
 Text = Annotated[str, Field(max_length=MAX_TEXT)]
 Short = Annotated[str, Field(max_length=200)]
-ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": Error, "description": words} for code, words in (
-    (400, "a body that cannot be read"), (401, "no token, or a wrong one"), (404, "no such session"), (409, "refused by the session's state"),
-    (413, "too large"), (422, "a value refused"))}
 
 
-class TableFields(BaseModel):
+class Conflict(BaseModel):
+    """What was wrong, in one line; and for a change made on a state the session no longer has (If-Match), its current state."""
+
+    error: str
+    state: dict[str, Any] | None = Field(None, description="The session's current state, when the change was made on an older one.")
+
+
+ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": Conflict if code == 409 else Error, "description": words} for code, words in (
+    (400, "a body that cannot be read"), (401, "no token, or a wrong one"), (404, "no such session"),
+    (409, "refused by the session's state, or made on a state it no longer has (If-Match)"), (413, "too large"), (422, "a value refused"))}
+
+
+def exact_amount(value: object) -> object:
+    """A JSON integer as its text; a JSON number that is not an integer (a float, not exact) refused in words."""
+    if isinstance(value, (bool, float)):
+        raise ValueError(f"must be an exact number, a JSON integer or text such as \"2.5\" or \"1/2\", not {json.dumps(value)}")
+    return str(value) if isinstance(value, int) else value
+
+
+Amount = Annotated[Short, BeforeValidator(exact_amount), WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 200}, {"type": "integer"}]})]
+"""An exact amount: text (``"2.5"``, ``"1/2"``) or a JSON integer."""
+
+
+class Strict(BaseModel):
+    """A request body: no field it does not name, and every field of its own JSON type (a boolean is
+    never a number, a number never text, text never a number)."""
+
+    model_config = ConfigDict(extra="forbid", strict=True)
+
+
+class TableFields(Strict):
     """The shoe, the rules and the bets, as the CLI's options name them."""
 
-    model_config = ConfigDict(extra="forbid")
     decks: Annotated[int, Field(ge=1, le=MAX_SHOE_CARDS // 52)] | None = Field(None, description="Number of 52-card decks (default 8).")
     shoe: Text | None = Field(None, description="An explicit composition, e.g. A=32,...,K=32 or per card 9h=7.")
     rules: Short | None = Field(None, description=f"A preset: {', '.join(PRESETS)} (default punto_banco).")
     rules_toml: Text | None = Field(None, description="The text of a TOML rules file (as `baccarat-odds rules --format toml` prints).")
     policy: Text = Field("", description="Choices at option points, e.g. player_on_5=draw.")
-    commission: Short | None = Field(None, description="Commission on a winning banker bet, percent (default the rules', 5).")
-    tie_pays: Short | None = Field(None, description="What the tie bet pays, to one (default the rules', 8).")
+    commission: Amount | None = Field(None, description="Commission on a winning banker bet, percent (default the rules', 5).")
+    tie_pays: Amount | None = Field(None, description="What the tie bet pays, to one (default the rules', 8).")
     bets: Text | None = Field(None, description="Bet names separated by commas, or all (default banker, player, tie and the bets of bets_toml).")
     bets_toml: Text | None = Field(None, description="The text of a TOML file of your own bets (the catalog's format).")
 
@@ -86,7 +114,7 @@ class AnalysisRequest(TableFields):
 
 class DealRequest(TableFields):
     cards: Text = Field(description='Cards in shoe order, e.g. "9S 5D 9H 2C".')
-    stake: Short = Field("100", description="Stake on each bet.")
+    stake: Amount = Field("100", description="Stake on each bet (exact: text or a JSON integer).")
     given: Text | None = Field(None, description="With a coup in progress: the odds given this condition on how it ends.")
 
 
@@ -96,26 +124,18 @@ class SessionRequest(TableFields):
     cut_card: Annotated[int, Field(ge=0, le=MAX_SHOE_CARDS)] | None = Field(None, description="Cards behind the cut card (None: no cut card).")
 
 
-class CardRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class CardRequest(Strict):
     card: Short = Field(description="A rank (A 2-9 T 10 J Q K) and an optional suit (S H D C): 9, T, 9h.")
 
 
-def exact_amount(value: object) -> object:
-    """A JSON integer as its text; a JSON number that is not an integer (a float, not exact) refused in words."""
-    if isinstance(value, (bool, float)):
-        raise ValueError(f"must be an exact number, a JSON integer or text such as \"2.5\" or \"1/2\", not {json.dumps(value)}")
-    return str(value) if isinstance(value, int) else value
+class CorrectionRequest(Strict):
+    seat: Seat = Field(description="The seat of the card to correct: player_1, banker_1, player_2, banker_2, player_3, banker_3.")
+    card: Short = Field(description="The card dealt at that seat: a rank and an optional suit (9, T, 9h).")
 
 
-Amount = Annotated[Short, BeforeValidator(exact_amount), WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 200}, {"type": "integer"}]})]
-"""An exact amount: text (``"2.5"``, ``"1/2"``) or a JSON integer."""
-
-
-class StakingFields(BaseModel):
+class StakingFields(Strict):
     """A bankroll and how to size it, as the ``size`` command's options name them."""
 
-    model_config = ConfigDict(extra="forbid")
     bankroll: Amount = Field(description="The bankroll the stakes are a share of (money, exact).")
     kelly: Amount = Field("1", description="Fractional Kelly, above 0 and at most 1 (1/2: half Kelly).")
     rebate: Amount | None = Field(None, description="Percent of each losing bet's loss returned (a rebate on losses).")
@@ -140,8 +160,7 @@ class SizeRequest(TableFields, StakingFields):
     remove: Text | None = Field(None, description='Cards taken out of the shoe, e.g. "5 5 K 9h".')
 
 
-class BurnRequest(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+class BurnRequest(Strict):
     card: Short | None = Field(None, description="The card turned face up, if one was.")
     hidden: Annotated[int, Field(ge=0, le=52)] | None = Field(None, description="Cards burned face down (default: by the burn procedure).")
 
@@ -154,13 +173,6 @@ def one_line(error: RequestValidationError) -> str:
     first = problems[0]
     where = ".".join(str(part) for part in first.get("loc", ()) if part != "body") or "body"
     return f"{where}: {first.get('msg', 'not valid')}".replace("\n", " ")[:300]
-
-
-STATUS = ((NotFound, 404), (Refused, 409), (TooLarge, 413))
-
-
-def status_of(error: InputError) -> int:
-    return next((code for kind, code in STATUS if isinstance(error, kind)), 422)
 
 
 class Guard:
@@ -218,6 +230,53 @@ class Guard:
         await self.app(scope, replay, timed)
 
 
+KEY = re.compile(r"[!-~]{1,200}")
+"""An Idempotency-Key: visible ASCII characters."""
+
+
+def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: Any, given: Staking, most: int = MAX_SERVED) -> dict[str, Any]:
+    return staking.session_position(table.settings, table.start, state.seen, table.bets, table.decisions, analysis, given, most)
+
+
+def state_record(loaded: Loaded) -> dict[str, Any]:
+    """A session's state as JSON: :func:`sessions.session_state`, its version, and what to bet now (with a bankroll kept)."""
+    table, state, sizing = loaded.table, loaded.state, loaded.sizing
+    record = sessions.session_state(loaded.session, table, state)
+    position, refused = None, None
+    if sizing is not None and record["analysis"] is None:
+        refused = f"no analysis of the next coup: {record['analysis_refused']}"
+    elif sizing is not None:
+        try:
+            position = what_to_bet(table, state, record["analysis"], Staking(**sizing), staking.PER_CARD)
+        except InputError as error:
+            refused = str(error)
+    record.update(version=loaded.version, sizing=sizing, what_to_bet=position, what_to_bet_refused=refused)
+    return record
+
+
+def keep_sizing(given: Staking) -> sessions.Edit:
+    """Keep ``given`` with a session, after sizing its next coup with them (refused: not kept)."""
+    def edit(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
+        what_to_bet(table, state, sessions.analysis_of(table, state), given, staking.PER_CARD)
+        return sessions.Change(sets_sizing=True, sizing=given.to_dict())
+    return edit
+
+
+def forget_sizing(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
+    return sessions.Change(sets_sizing=True, sizing=None)
+
+
+def repeated(store: Store, session: str, outcome: Repeated) -> Response:
+    """The first answer to a request key sent again (a change no longer kept whole: the session's state now)."""
+    headers = {"Idempotent-Replayed": "true"}
+    if outcome.answer is None:
+        loaded = store.load(session)
+        return JSONResponse(state_record(loaded), outcome.status, headers={**headers, "ETag": etag(loaded.version)})
+    if outcome.status == 200:
+        headers["ETag"] = etag(json.loads(outcome.answer)["version"])
+    return Response(outcome.answer, outcome.status, headers=headers, media_type="application/json")
+
+
 def create_app(db: str, token: str | None = None) -> Any:
     """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request)."""
     store = Store(db)
@@ -227,6 +286,10 @@ def create_app(db: str, token: str | None = None) -> Any:
     @app.exception_handler(InputError)
     async def refused(request: Request, error: InputError) -> JSONResponse:
         return JSONResponse({"error": str(error)}, status_of(error))
+
+    @app.exception_handler(Stale)
+    def stale(request: Request, error: Stale) -> JSONResponse:  # not async: the state's analysis takes a lock
+        return JSONResponse({"error": str(error), "state": state_record(error.loaded)}, 409, headers={"ETag": etag(error.loaded.version)})
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:
@@ -318,110 +381,112 @@ def create_app(db: str, token: str | None = None) -> Any:
             return JSONResponse({"report": deal_report(cards, shoe, bets, decisions, Fraction(stake), request.given)})
 
     Id = Annotated[str, Path(max_length=64, description="The session's id")]
+    IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(
+        "The ETag of the state this change was made on: refused (409, with the current state) if the session has changed since. "
+        "Without it, the change is made on whatever the state is now."))]
+    Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200, description=(
+        "A key of your own for this change (e.g. a UUID): sent again, the change is not made again, and its first answer is given."))]
 
-    def what_to_bet(table: sessions.Table, replayed: sessions.Replay, analysis: Any, given: Staking, most: int = MAX_SERVED) -> dict[str, Any]:
-        return staking.session_position(table.settings, table.start, replayed.seen, table.bets, table.decisions, analysis, given, most)
+    def answer(loaded: Loaded, status: int = 200) -> JSONResponse:
+        return JSONResponse(state_record(loaded), status, headers={"ETag": etag(loaded.version)})
 
-    def state(session: str, table: sessions.Table, log: list[sessions.Event], replayed: sessions.Replay | None = None,
-              status: int = 200) -> JSONResponse:
-        replayed = replayed or sessions.replay(table, log)
-        record = sessions.session_state(session, table, replayed)
-        sizing, position, refused = store.sizing(session), None, None
-        if sizing is not None and record["analysis"] is None:
-            refused = f"no analysis of the next coup: {record['analysis_refused']}"
-        elif sizing is not None:
-            try:
-                position = what_to_bet(table, replayed, record["analysis"], Staking(**sizing), staking.PER_CARD)
-            except InputError as error:
-                refused = str(error)
-        record.update(sizing=sizing, what_to_bet=position, what_to_bet_refused=refused)
-        return JSONResponse(record, status)
+    def write(session: str, edit: sessions.Edit, if_match: str | None, key: str | None, request: str) -> Response:
+        """Make a change, as :meth:`Store.change` does: the session's state after it (with its ETag), or the first answer to its key."""
+        if key is not None and not KEY.fullmatch(key):
+            raise InputError(f"Idempotency-Key must be 1 to 200 visible ASCII characters (e.g. a UUID), not {shown(key)}")
+        outcome = store.change(session, edit, Precondition(if_match, key, request))
+        if isinstance(outcome, Repeated):
+            return repeated(store, session, outcome)
+        response = answer(outcome)
+        if key is not None:
+            store.keep_answer(session, key, bytes(response.body))
+        return response
 
-    def current(session: str) -> tuple[sessions.Table, sessions.Replay, dict[str, object]]:
-        """A session's table, state and analysis of the next coup."""
-        _, table, log = store.load(session)
-        replayed = sessions.replay(table, log)
-        return table, replayed, sessions.analysis_of(table, replayed.seen)
+    def body(request: BaseModel) -> str:
+        return request.model_dump_json(exclude_defaults=True)
+
+    def current(session: str) -> tuple[Loaded, dict[str, object]]:
+        """A session as stored, and the analysis of its next coup."""
+        loaded = store.load(session)
+        return loaded, sessions.analysis_of(loaded.table, loaded.state)
 
     @app.post("/api/v1/sessions", status_code=201)
     def create_session(request: SessionRequest) -> JSONResponse:
         """A new session: the shoe, rules and bets to track; its state (its id first)."""
-        session = store.create(request.settings())
-        _, table, log = store.load(session)
-        return state(session, table, log, status=201)
+        return answer(store.load(store.create(request.settings())), 201)
 
     @app.get("/api/v1/sessions/{session}")
     def read_session(session: Id) -> JSONResponse:
-        """A session's state: the cards seen, the shoe left, the coup in progress, the coups, every bet's exact EV on the next coup."""
-        _, table, log = store.load(session)
-        return state(session, table, log)
+        """A session's state: the cards seen, the shoe left, the coup in progress, the coups, every bet's exact EV on the next coup.
+        Its `ETag` header (and `version`) name this state, for the `If-Match` of a change."""
+        return answer(store.load(session))
 
     @app.delete("/api/v1/sessions/{session}")
-    def delete_session(session: Id) -> JSONResponse:
+    def delete_session(session: Id, if_match: IfMatch = None) -> JSONResponse:
         """Forget a session."""
-        store.delete(session)
+        store.delete(session, Precondition(if_match))
         return JSONResponse({"deleted": session})
 
     @app.post("/api/v1/sessions/{session}/cards")
-    def add_card(session: Id, request: CardRequest) -> JSONResponse:
+    def add_card(session: Id, request: CardRequest, if_match: IfMatch = None, key: Key = None) -> Response:
         """A card dealt face up, into the coup in progress (refused if the shoe left holds no such card or the coup is settled)."""
-        return state(session, *store.change(session, sessions.add_card(request.card)))
+        return write(session, sessions.add_card(request.card), if_match, key, f"POST cards {body(request)}")
 
     @app.post("/api/v1/sessions/{session}/burns")
-    def add_burn(session: Id, request: BurnRequest) -> JSONResponse:
+    def add_burn(session: Id, request: BurnRequest, if_match: IfMatch = None, key: Key = None) -> Response:
         """A burn between coups: the card turned face up (taken out of the shoe left) and the cards burned face down (unknown: left in)."""
-        return state(session, *store.change(session, sessions.add_burn(request.card, request.hidden)))
+        return write(session, sessions.add_burn(request.card, request.hidden), if_match, key, f"POST burns {body(request)}")
 
     @app.post("/api/v1/sessions/{session}/coups")
-    def close_coup(session: Id) -> JSONResponse:
+    def close_coup(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:
         """Close the coup: the cards since the last one, settled by the tableau (refused, 409, if the tableau could not deal them)."""
-        return state(session, *store.change(session, sessions.close_coup))
+        return write(session, sessions.close_coup, if_match, key, "POST coups")
 
     @app.post("/api/v1/sessions/{session}/shoes")
-    def new_shoe(session: Id) -> JSONResponse:
+    def new_shoe(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:
         """A new shoe: the starting composition again (the coups of earlier shoes are kept)."""
-        return state(session, *store.change(session, sessions.new_shoe))
+        return write(session, sessions.new_shoe, if_match, key, "POST shoes")
 
     @app.post("/api/v1/sessions/{session}/undo")
-    def undo(session: Id) -> JSONResponse:
+    def undo(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:
         """Take back the last entry of the log (a card, a burn, a coup's close, a new shoe)."""
-        return state(session, *store.change(session, sessions.undo))
+        return write(session, sessions.undo, if_match, key, "POST undo")
+
+    @app.post("/api/v1/sessions/{session}/corrections")
+    def correct(session: Id, request: CorrectionRequest, if_match: IfMatch = None, key: Key = None) -> Response:
+        """Correct a card of the coup in progress: the card dealt at `seat` replaces the one entered there, every other card in its
+        seat (refused, 409, if a later card would change seats)."""
+        return write(session, sessions.correct(request.seat, request.card), if_match, key, f"POST corrections {body(request)}")
 
     @app.post("/api/v1/sessions/{session}/put-back")
-    def put_back(session: Id, request: CardRequest) -> JSONResponse:
-        """Put a card dealt since the last coup back into the shoe (the latest of that rank, or of that card)."""
-        return state(session, *store.change(session, sessions.put_back(request.card)))
+    def put_back(session: Id, request: CardRequest, if_match: IfMatch = None, key: Key = None) -> Response:
+        """Take out a card entered since the last coup that was not dealt (the latest of that rank, or of that card): the cards after it
+        move up a seat. To change a card that was dealt, correct it (`corrections`)."""
+        return write(session, sessions.put_back(request.card), if_match, key, f"POST put-back {body(request)}")
 
     @app.post("/api/v1/sessions/{session}/size")
     def size_session(session: Id, request: StakeRequest) -> JSONResponse:
         """What to bet now: the Kelly position on the next coup of the session's shoe left, as `baccarat-odds size --format json`
         prints it (and `chosen`: which bets, and why). Nothing is stored."""
-        table, replayed, analysis = current(session)
-        return JSONResponse(what_to_bet(table, replayed, analysis, request.staking(request.bets)))
+        loaded, analysis = current(session)
+        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, request.staking(request.bets)))
 
     @app.put("/api/v1/sessions/{session}/sizing")
-    def set_sizing(session: Id, request: StakeRequest) -> JSONResponse:
+    def set_sizing(session: Id, request: StakeRequest, if_match: IfMatch = None, key: Key = None) -> Response:
         """Keep a bankroll and sizing settings with the session: its state then carries `what_to_bet` after every card
         (checked first by sizing the next coup; refused settings are not kept)."""
-        table, replayed, analysis = current(session)
-        given = request.staking(request.bets)
-        what_to_bet(table, replayed, analysis, given, staking.PER_CARD)
-        store.set_sizing(session, given.to_dict())
-        _, table, log = store.load(session)
-        return state(session, table, log)
+        return write(session, keep_sizing(request.staking(request.bets)), if_match, key, f"PUT sizing {body(request)}")
 
     @app.delete("/api/v1/sessions/{session}/sizing")
-    def clear_sizing(session: Id) -> JSONResponse:
+    def clear_sizing(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:
         """Forget the session's bankroll and sizing settings."""
-        store.set_sizing(session, None)
-        _, table, log = store.load(session)
-        return state(session, table, log)
+        return write(session, forget_sizing, if_match, key, "DELETE sizing")
 
     @app.get("/api/v1/sessions/{session}/export", responses={200: {"content": {"application/json": {}, "text/csv": {}}}}, response_model=None)
     def export(session: Id, format: Annotated[Literal["json", "csv"], Query()] = "json") -> Response:
         """The whole session: JSON (settings, log, every coup with each bet's result) or CSV (one row per log entry)."""
-        created, table, log = store.load(session)
-        result = sessions.export(session, created, table, log, format)
+        loaded = store.load(session)
+        result = sessions.export(session, loaded.created, loaded.table, loaded.events, format)
         if isinstance(result, str):
             return PlainTextResponse(result, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="session-{session}.csv"'})
         return JSONResponse(result)

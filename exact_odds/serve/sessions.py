@@ -1,13 +1,11 @@
-"""Live shoe sessions: what a session is set up with, its log of events kept in SQLite, and its
-state replayed from that log.
+"""Live shoe sessions: what a session is set up with, its log of events (kept in SQLite by
+:mod:`.store`), and its state replayed from that log.
 
 A session's log holds four kinds of event: a card dealt face up (``card``), a burn (``burn``: a
 card turned face up, and a number of cards burned face down), the close of a coup (``coup``: the
-cards dealt since the last one, settled by the tableau) and a new shoe (``shoe``). Every change is
-one SQLite transaction (WAL), committed before it is answered: a server killed at any moment loses
-no card it answered. (With synchronous NORMAL the commit is in the operating system's hands before
-the answer, which a killed process cannot undo; a power cut may lose the last commits, which
-synchronous FULL, an fsync on every card, would keep at some milliseconds a card.) The shoe left is
+cards dealt since the last one, settled by the tableau) and a new shoe (``shoe``). A change
+(:data:`Edit`) adds entries, deletes them (undo, put back) or corrects a card in place; it is checked
+against one account of the physical cards, dealt and burned, seen or face down. The shoe left is
 the starting shoe less the cards seen; a card burned face down stays in it, unknown, which keeps
 every probability exact over what was seen.
 
@@ -19,18 +17,13 @@ every probability exact over what was seen.
 
 import csv
 import io
-import json
-import secrets
-import sqlite3
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Iterator, Sequence
-from contextlib import contextmanager
+from collections.abc import Callable, Sequence
 from dataclasses import asdict, dataclass, field
-from datetime import datetime, timezone
 from fractions import Fraction
 from functools import lru_cache
-from typing import Any
+from typing import Any, Literal, get_args
 
 from ..bets.bets import Bet, available_bets, check_reach, load_bets, parse_pays, select_bets
 from ..core.cards import RANKS, Card, parse_card, parse_cards
@@ -38,7 +31,7 @@ from ..core.coup import Coup, play_coup
 from ..core.numbers import parse_percent, shown
 from ..core.policy import Decisions, Policy, resolve
 from ..core.rules import PRESETS, DrawRules, load_rules
-from ..core.shoe import CARD_NAMES, Shoe, shoe_from_options
+from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe, shoe_from_options
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
@@ -49,10 +42,6 @@ MAX_OWN_BETS = 64
 """A bets file given to a session holds at most this many bets."""
 MAX_SHOE_CARDS = 5_200
 """A session's shoe holds at most this many cards (100 decks)."""
-MAX_SESSIONS = 10_000
-"""A store holds at most this many sessions."""
-MAX_EVENTS = 20_000
-"""A session's log holds at most this many events (some forty 8-deck shoes)."""
 BURN_PROCEDURES = ("punto_banco", "none")
 """punto_banco: a burn at the start of a shoe turns a card and burns as many face down as its value
 (tens and faces 10), unless told how many; none: a burn burns face down only the cards it is told."""
@@ -71,6 +60,14 @@ class Refused(InputError):
 
 class TooLarge(InputError):
     """More than a session or a store may hold (answered 413)."""
+
+
+STATUS = ((NotFound, 404), (Refused, 409), (TooLarge, 413))
+
+
+def status_of(error: InputError) -> int:
+    """The HTTP status of a refusal: 404, 409, 413, else 422 (a value refused)."""
+    return next((code for kind, code in STATUS if isinstance(error, kind)), 422)
 
 
 @dataclass(frozen=True)
@@ -224,6 +221,11 @@ class Replay:
     coups: list[ClosedCoup] = field(default_factory=list)
     events: int = 0
 
+    @property
+    def out(self) -> int:
+        """The current shoe's physical cards out of it: dealt and burned, seen or face down."""
+        return len(self.seen) + self.hidden
+
 
 @lru_cache(maxsize=256)
 def logged_card(text: str) -> Card:
@@ -289,8 +291,44 @@ def coup_words(coup: Coup) -> str:
     return f"player {coup.player_total}, banker {coup.banker_total}: {winner}"
 
 
+def cards_in_shoe(table: Table, state: Replay) -> int:
+    """The physical cards still in the current shoe: the start less every card dealt or burned, seen or not."""
+    return table.start.size - state.out
+
+
+def out_of(table: Table, state: Replay) -> str:
+    """How the cards left are counted, in words."""
+    hidden = f", {state.hidden} of them face down" if state.hidden else ""
+    return f"{table.start.size} less {state.out} dealt or burned{hidden}"
+
+
+def check_room(table: Table, state: Replay, cards: int, what: str) -> None:
+    """Refuse ``what``, which takes ``cards`` physical cards, when the shoe has fewer left: what is
+    dealt and burned, seen or face down, never exceeds the shoe."""
+    left = cards_in_shoe(table, state)
+    if cards > left:
+        raise Refused(f"{what} would take {cards} card{'s' * (cards != 1)}, and the shoe has {left} left ({out_of(table, state)})")
+
+
+Seat = Literal["player_1", "banker_1", "player_2", "banker_2", "player_3", "banker_3"]
+SEATS: tuple[Seat, ...] = get_args(Seat)
+"""The seats of a coup's cards, in the order of the tableau's first four (then the third cards)."""
+
+
+def seats(coup: Coup) -> list[str]:
+    """The seat of each card of ``coup`` in shoe order: the first four alternate, the player's third
+    card comes before the banker's.
+
+    >>> seats(play_coup(parse_cards("2 3 K 4 7"), resolve(PRESETS["punto_banco"])))
+    ['player_1', 'banker_1', 'player_2', 'banker_2', 'player_3']
+    """
+    thirds = ["player_3"] * (len(coup.player) == 3) + ["banker_3"] * (len(coup.banker) == 3)
+    return [*SEATS[:min(coup.cards_used, 4)], *thirds]
+
+
 def check_card(table: Table, state: Replay, card: Card) -> None:
     """Refuse a card the shoe left does not hold, or one the coup in progress cannot take."""
+    check_room(table, state, 1, f"the card {card}")
     shoe = shoe_left(table, state)
     try:
         shoe.remove([card])
@@ -331,11 +369,13 @@ def check_burn(table: Table, state: Replay, card: Card | None, hidden: int | Non
             shoe_left(table, state).remove([card])
         except InputError as error:
             raise Refused(str(error)) from None
-    if hidden is not None:
-        return hidden
-    if card is not None and table.settings.burn == "punto_banco" and state.burns == 0 and not state.seen:
-        return burn_count(card)
-    return 0
+    if hidden is None:
+        shoe_burn = card is not None and table.settings.burn == "punto_banco" and state.burns == 0 and not state.seen
+        hidden = burn_count(card) if card is not None and shoe_burn else 0
+    what = f"the burn card {card} and {hidden} face down" if card is not None and hidden else \
+        f"the burn card {card}" if card is not None else f"burning {hidden} face down"
+    check_room(table, state, hidden + (card is not None), what)
+    return hidden
 
 
 def matches(card: Card, wanted: Card) -> bool:
@@ -373,9 +413,14 @@ ANALYSES_KEPT = 64
 ANALYSIS_LOCK = threading.Lock()
 
 
-def analysis_of(table: Table, seen: Sequence[Card]) -> dict[str, object]:
+def analysis_of(table: Table, state: Replay) -> dict[str, object]:
     """The analysis of the next coup from the shoe left: exactly ``baccarat-odds --format json``
-    for the same shoe (``--remove`` the cards seen), rules, policy and bets (kept for a few shoes)."""
+    for the same shoe (``--remove`` the cards seen), rules, policy and bets (kept for a few shoes);
+    refused when fewer cards are physically left than a coup may take."""
+    left = cards_in_shoe(table, state)
+    if left < CARDS_PER_COUP and state.hidden:
+        raise InputError(f"the shoe has {left} cards left ({out_of(table, state)}); a coup needs a shoe of at least {CARDS_PER_COUP}")
+    seen = state.seen
     key = (table.settings, tuple(map(str, seen)))
     with ANALYSIS_LOCK:
         if key in ANALYSES:
@@ -393,14 +438,14 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
     """What a session shows: the shoe left, the coup in progress, the coups, the analysis of the next coup."""
     shoe = shoe_left(table, state)
     settings = table.settings
-    dealt = len(state.seen) + state.hidden
+    dealt = state.out
     cut = None
     if settings.cut_card is not None:
         at = table.start.size - settings.cut_card
         cut = {"cards_behind": settings.cut_card, "at": at, "cards_to_cut": max(0, at - dealt), "reached": dealt >= at}
     progress = play_coup(state.pending, table.decisions) if state.pending else None
     try:
-        analysis: dict[str, object] | None = analysis_of(table, state.seen)
+        analysis: dict[str, object] | None = analysis_of(table, state)
         refused = None
     except InputError as error:
         analysis, refused = None, str(error)
@@ -419,6 +464,7 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
             "card_counts": dict(zip(CARD_NAMES, shoe.card_counts)) if shoe.card_counts is not None and settings.suits else None,
             "seen": [str(card) for card in state.seen],
             "cards_dealt": dealt,
+            "cards_in_shoe": table.start.size - dealt,
             "hidden_burns": state.hidden,
             "note": HIDDEN_BURN_NOTE,
         },
@@ -427,6 +473,7 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
         "cut_card": cut,
         "coup_in_progress": None if progress is None else {
             "cards": [str(card) for card in state.pending],
+            "seats": dict(zip(seats(progress), map(str, state.pending))),
             "player": [str(card) for card in progress.player], "banker": [str(card) for card in progress.banker],
             "player_total": progress.player_total, "banker_total": progress.banker_total,
             "complete": progress.complete, "winner": progress.winner, "steps": list(progress.steps),
@@ -439,164 +486,61 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
     }
 
 
-def now() -> str:
-    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+@dataclass(frozen=True)
+class Change:
+    """What a change does to a session: the log entries it deletes (by ``seq``), the entries it
+    adds (kind, card, hidden), the cards it replaces in place (``seq``, card), and the sizing
+    settings it keeps (``sizing``, None to forget them) when ``sets_sizing``."""
+
+    deleted: tuple[int, ...] = ()
+    added: tuple[tuple[str, str | None, int], ...] = ()
+    replaced: tuple[tuple[int, str], ...] = ()
+    sets_sizing: bool = False
+    sizing: dict[str, Any] | None = None
 
 
-Edit = Callable[[Table, list[Event], Replay], tuple[list[int], list[tuple[str, str | None, int]]]]
-"""A change to a session: given its table, log and state, the log entries to delete and the
-entries (kind, card, hidden) to add, or a refusal."""
-
-
-class Store:
-    """Sessions in one SQLite file: settings as JSON, and each session's log of events."""
-
-    def __init__(self, path: str):
-        self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
-        self.lock, self.tables_lock = threading.Lock(), threading.Lock()
-        self.tables: "OrderedDict[Settings, Table]" = OrderedDict()
-        with self.lock:
-            self.connection.execute("PRAGMA journal_mode=WAL")
-            self.connection.execute("PRAGMA synchronous=NORMAL")
-            self.connection.executescript("""
-                CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created TEXT NOT NULL, settings TEXT NOT NULL);
-                CREATE TABLE IF NOT EXISTS events (session TEXT NOT NULL REFERENCES sessions(id), seq INTEGER NOT NULL,
-                    kind TEXT NOT NULL, card TEXT, hidden INTEGER NOT NULL, at TEXT NOT NULL, PRIMARY KEY (session, seq));
-                CREATE TABLE IF NOT EXISTS sizing (session TEXT PRIMARY KEY REFERENCES sessions(id), settings TEXT NOT NULL);
-            """)
-
-    def close(self) -> None:
-        with self.lock:
-            self.connection.close()
-
-    @contextmanager
-    def transaction(self) -> Iterator[sqlite3.Connection]:
-        """One transaction, committed when the block ends (rolled back if it raises)."""
-        with self.lock:
-            self.connection.execute("BEGIN IMMEDIATE")
-            try:
-                yield self.connection
-            except BaseException:
-                self.connection.execute("ROLLBACK")
-                raise
-            self.connection.execute("COMMIT")
-
-    def table(self, settings: Settings) -> Table:
-        """The table of ``settings`` (kept for the sessions in use)."""
-        with self.tables_lock:
-            table = self.tables.get(settings)
-            if table is None:
-                table = self.tables[settings] = table_of(settings)
-                if len(self.tables) > ANALYSES_KEPT:
-                    self.tables.popitem(last=False)
-            return table
-
-    def create(self, settings: Settings) -> str:
-        """A new session of ``settings`` (checked first): its id."""
-        self.table(settings)
-        session = secrets.token_urlsafe(12)
-        with self.transaction() as connection:
-            (count,) = connection.execute("SELECT COUNT(*) FROM sessions").fetchone()
-            if count >= MAX_SESSIONS:
-                raise TooLarge(f"the store holds {MAX_SESSIONS:,} sessions, the most it may hold: delete one first")
-            connection.execute("INSERT INTO sessions VALUES (?, ?, ?)", (session, now(), json.dumps(settings.to_dict())))
-        return session
-
-    def _load(self, connection: sqlite3.Connection, session: str) -> tuple[str, Settings, list[Event]]:
-        row = connection.execute("SELECT created, settings FROM sessions WHERE id = ?", (session,)).fetchone()
-        if row is None:
-            raise NotFound(f"no session {shown(session)} (create one with POST /api/v1/sessions)")
-        events = [Event(*entry) for entry in connection.execute(
-            "SELECT seq, kind, card, hidden, at FROM events WHERE session = ? ORDER BY seq", (session,))]
-        return row[0], Settings(**json.loads(row[1])), events
-
-    def load(self, session: str) -> tuple[str, Table, list[Event]]:
-        """A session's creation time, table and log."""
-        with self.lock:
-            created, settings, events = self._load(self.connection, session)
-        return created, self.table(settings), events
-
-    def change(self, session: str, edit: Edit) -> tuple[Table, list[Event], Replay]:
-        """Apply ``edit`` to a session in one transaction: its table, new log and state."""
-        with self.transaction() as connection:
-            _, settings, events = self._load(connection, session)
-            table = self.table(settings)
-            state = replay(table, events)
-            deleted, added = edit(table, events, state)
-            if len(events) - len(deleted) + len(added) > MAX_EVENTS:
-                raise TooLarge(f"the session holds {len(events):,} events, the most a session may hold is {MAX_EVENTS:,}: start another")
-            for seq in deleted:
-                connection.execute("DELETE FROM events WHERE session = ? AND seq = ?", (session, seq))
-            last, stamp = events[-1].seq if events else 0, now()
-            new = [Event(last + offset, kind, card, hidden, stamp) for offset, (kind, card, hidden) in enumerate(added, 1)]
-            for event in new:
-                connection.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", (session, event.seq, event.kind, event.card, event.hidden, event.at))
-            log = [event for event in events if event.seq not in deleted] + new
-        if deleted:
-            return table, log, replay(table, log)
-        for event in new:
-            state = advance(table, state, event)
-        return table, log, state
-
-    def sizing(self, session: str) -> dict[str, Any] | None:
-        """A session's bankroll and sizing settings (None: none set)."""
-        with self.lock:
-            row = self.connection.execute("SELECT settings FROM sizing WHERE session = ?", (session,)).fetchone()
-        return None if row is None else dict(json.loads(row[0]))
-
-    def set_sizing(self, session: str, settings: dict[str, Any] | None) -> None:
-        """Set (None: clear) a session's bankroll and sizing settings, in one transaction."""
-        with self.transaction() as connection:
-            if connection.execute("SELECT 1 FROM sessions WHERE id = ?", (session,)).fetchone() is None:
-                raise NotFound(f"no session {shown(session)} (create one with POST /api/v1/sessions)")
-            connection.execute("DELETE FROM sizing WHERE session = ?", (session,))
-            if settings is not None:
-                connection.execute("INSERT INTO sizing VALUES (?, ?)", (session, json.dumps(settings)))
-
-    def delete(self, session: str) -> None:
-        with self.transaction() as connection:
-            self._load(connection, session)
-            connection.execute("DELETE FROM sizing WHERE session = ?", (session,))
-            connection.execute("DELETE FROM events WHERE session = ?", (session,))
-            connection.execute("DELETE FROM sessions WHERE id = ?", (session,))
+Edit = Callable[[Table, list[Event], Replay], Change]
+"""A change to a session: given its table, log and state, the :class:`Change`, or a refusal."""
 
 
 def add_card(text: str) -> Edit:
-    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    def edit(table: Table, events: list[Event], state: Replay) -> Change:
         card = entered(text, table)
         check_card(table, state, card)
-        return [], [("card", str(card), 0)]
+        return Change(added=(("card", str(card), 0),))
     return edit
 
 
 def add_burn(text: str | None, hidden: int | None) -> Edit:
-    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    def edit(table: Table, events: list[Event], state: Replay) -> Change:
         card = entered(text, table) if text is not None else None
         if card is None and not hidden:
             raise InputError("a burn names the card turned face up (card), or how many cards were burned face down (hidden), or both")
-        return [], [("burn", None if card is None else str(card), check_burn(table, state, card, hidden))]
+        return Change(added=(("burn", None if card is None else str(card), check_burn(table, state, card, hidden)),))
     return edit
 
 
-def close_coup(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+def close_coup(table: Table, events: list[Event], state: Replay) -> Change:
     check_close(table, state)
-    return [], [("coup", None, 0)]
+    return Change(added=(("coup", None, 0),))
 
 
-def new_shoe(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+def new_shoe(table: Table, events: list[Event], state: Replay) -> Change:
     if state.pending:
         raise Refused("a coup is in progress: close it (or undo its cards) before a new shoe")
-    return [], [("shoe", None, 0)]
+    return Change(added=(("shoe", None, 0),))
 
 
-def undo(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+def undo(table: Table, events: list[Event], state: Replay) -> Change:
     if not events:
         raise Refused("nothing to undo: the session's log is empty")
-    return [events[-1].seq], []
+    return Change(deleted=(events[-1].seq,))
 
 
 def put_back(text: str) -> Edit:
-    def edit(table: Table, events: list[Event], state: Replay) -> tuple[list[int], list[tuple[str, str | None, int]]]:
+    """Take out a card entered that was not dealt (an extra tap): the cards after it move up a seat
+    (to change a card that was dealt, :func:`correct` it)."""
+    def edit(table: Table, events: list[Event], state: Replay) -> Change:
         cards = parse_cards(text)
         if len(cards) != 1:
             raise InputError(f"give one card, such as 9, T or 9h, not {shown(text)}")
@@ -609,7 +553,42 @@ def put_back(text: str) -> Edit:
             raise Refused(str(error)) from None
         if coup.cards_used < len(later.pending):
             raise Refused(f"without {cards[0]} the cards since the last coup are more than a coup: undo the cards after it instead")
-        return [seq], []
+        return Change(deleted=(seq,))
+    return edit
+
+
+def correct(seat: str, text: str) -> Edit:
+    """Replace the card at ``seat`` of the coup in progress (``player_2``: the player's second card)
+    by the card dealt there, every other card kept in its seat; refused when the new card would move
+    a later card to another seat, or leave more cards than the coup takes."""
+    def edit(table: Table, events: list[Event], state: Replay) -> Change:
+        card = entered(text, table)
+        before = seats(play_coup(state.pending, table.decisions))
+        if seat not in before:
+            dealt = ", ".join(f"{name} {dealt}" for name, dealt in zip(before, state.pending)) or "none"
+            raise Refused(f"the coup in progress has no card at {seat} (its cards: {dealt}): only those can be corrected "
+                          "(to correct a coup closed, undo its close first)")
+        index = before.index(seat)
+        old = state.pending[index]
+        others = state.seen[:len(state.seen) - len(state.pending) + index] + state.seen[len(state.seen) - len(state.pending) + index + 1:]
+        try:
+            table.start.remove([*others, card])
+        except InputError as error:
+            raise Refused(f"{card} at {seat} in place of {old}: {error}") from None
+        cards = [card if position == index else dealt for position, dealt in enumerate(state.pending)]
+        try:
+            coup = play_coup(cards, table.decisions)
+        except InputError as error:
+            raise Refused(str(error)) from None
+        extra = len(cards) - coup.cards_used
+        if extra:
+            raise Refused(f"with {card} at {seat} the coup is settled after {coup.cards_used} cards ({coup_words(coup)}), and "
+                          f"{extra} more {'was' if extra == 1 else 'were'} entered: undo {'it' if extra == 1 else 'them'} first")
+        moved = [f"{dealt} would move from {first} to {second}" for dealt, first, second in zip(cards, before, seats(coup)) if first != second]
+        if moved:
+            raise Refused(f"with {card} at {seat} the card {moved[0]}: a correction keeps every other card in its seat "
+                          "(undo the cards after it, and enter them again)")
+        return Change(replaced=((state.pending_events[index], str(card)),))
     return edit
 
 

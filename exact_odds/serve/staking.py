@@ -69,8 +69,8 @@ class Staking:
     def sides_need_mains(self) -> bool:
         return self.side_needs_main or self.side_ratio is not None
 
-    def mains(self, names: Sequence[str]) -> tuple[str, ...]:
-        """The main bets (``main``, checked against the bets ``names``; else the library's)."""
+    def mains(self) -> tuple[str, ...]:
+        """The main bets (``main``; else the library's), checked against the table's bets by :meth:`Limits.checked`."""
         if self.main is None:
             return MAIN
         if not self.sides_need_mains:
@@ -78,22 +78,18 @@ class Staking:
         mains = tuple(name.strip().lower() for name in self.main.split(",") if name.strip())
         if not mains:
             raise InputError("main is empty: name the main bets, separated by commas")
-        for name in mains:
-            if name not in names:
-                raise InputError(f"main: {name!r} is not a bet of this position ({', '.join(names)})")
         return mains
 
-    def limits(self, position: Sequence[str], names: Sequence[str]) -> Limits:
-        """The limits on the bets of ``position``: per-bet amounts may name any of ``names``."""
+    def limits(self, names: Sequence[str]) -> Limits:
+        """The limits, per-bet amounts naming any of the table's bets ``names`` (one amount: each of them)."""
         def amounts(text: str | None, what: str) -> dict[str, Fraction]:
-            given = per_bet(text, what, names) if text is not None else {}
-            return {name: amount for name, amount in given.items() if name in position}
+            return per_bet(text, what, names) if text is not None else {}
 
         def amount(text: str | None, what: str) -> Fraction | None:
             return None if text is None else parse_exact(text, what)
 
         return Limits(amounts(self.min, "min"), amounts(self.max, "max"), amount(self.total_max, "total_max"), amount(self.unit, "unit"),
-                      self.side_needs_main, amount(self.side_ratio, "side_ratio"), self.mains(names))
+                      self.side_needs_main, amount(self.side_ratio, "side_ratio"), self.mains())
 
 
 def expected_value(record: Mapping[str, Any], rebate: Fraction) -> Fraction:
@@ -137,7 +133,7 @@ def chosen(bets: Sequence[Bet], analysis: Mapping[str, Any], staking: Staking, m
     rebate = staking.rebate_share
     values = {name: expected_value(analysis["bets"][name], rebate) for name in names}
     best = sorted(names, key=lambda name: values[name], reverse=True)
-    mains = staking.mains(names)
+    mains = staking.mains()
     added = [name for name in best if name in mains][:MAINS_ADDED] if staking.sides_need_mains else []
     positive = [name for name in best if values[name] > 0 and name not in added]
     if not positive:
@@ -154,12 +150,12 @@ def chosen(bets: Sequence[Bet], analysis: Mapping[str, Any], staking: Staking, m
 
 def position(shoe: Shoe, bets: Sequence[Bet], decisions: Decisions, staking: Staking, names: Sequence[str]) -> dict[str, Any]:
     """The sizing of ``bets`` on the next coup of ``shoe``, as ``size --format json`` prints it;
-    per-bet limits may name any of ``names``."""
-    limits = staking.limits([bet.name for bet in bets], names)
+    the limits may name any of the table's bets ``names`` (and are checked against all of them)."""
+    limits = staking.limits(names)
     kelly = parse_exact(staking.kelly, "kelly")
     bankroll = parse_exact(staking.bankroll, "bankroll")
     with ANALYSIS_LOCK:
-        return size(shoe, list(bets), bankroll, limits, kelly, staking.rebate_share, decisions).to_dict()
+        return size(shoe, list(bets), bankroll, limits, kelly, staking.rebate_share, decisions, table=names).to_dict()
 
 
 POSITIONS: "OrderedDict[tuple[object, ...], dict[str, Any]]" = OrderedDict()

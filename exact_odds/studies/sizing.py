@@ -30,7 +30,7 @@ the stakes where no limit binds).
 
 import math
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from decimal import Context, Decimal
 from fractions import Fraction
 from itertools import product
@@ -73,6 +73,65 @@ class Limits:
     side_needs_main: bool = False
     side_ratio: Fraction | None = None
     main: tuple[str, ...] = MAIN
+
+    def __post_init__(self) -> None:
+        """Every amount exact and above 0 (an int, a Fraction or its text), no minimum above its
+        bet's maximum, and main bets named (refused: an :class:`InputError`).
+
+        >>> Limits(minimum={"tie": 10}, maximum={"tie": 5})
+        Traceback (most recent call last):
+        exact_odds.errors.InputError: the minimum for tie (10) is above its maximum (5)
+        """
+        for kind in ("minimum", "maximum"):
+            given = getattr(self, kind)
+            if not isinstance(given, Mapping) or not all(isinstance(name, str) for name in given):
+                raise InputError(f"{kind} must map bet names to amounts, not {given!r}", parameter=kind)
+            object.__setattr__(self, kind, {name: _positive(value, f"the {kind} for {name}", kind) for name, value in given.items()})
+        for name, low in self.minimum.items():
+            high = self.maximum.get(name)
+            if high is not None and low > high:
+                raise InputError(f"the minimum for {name} ({low}) is above its maximum ({high})", parameter="minimum")
+        for kind, what in (("total", "total limit"), ("unit", "unit"), ("side_ratio", "side ratio")):
+            value = getattr(self, kind)
+            if value is not None:
+                object.__setattr__(self, kind, _positive(value, f"the {what}", kind))
+        if not isinstance(self.side_needs_main, bool):
+            raise InputError(f"side_needs_main must be True or False, not {self.side_needs_main!r}", parameter="side_needs_main")
+        if isinstance(self.main, str) or not self.main or not all(isinstance(name, str) and name for name in self.main):
+            raise InputError(f"main must be a tuple of the main bets' names, not {self.main!r}", parameter="main")
+        object.__setattr__(self, "main", tuple(self.main))
+
+    def checked(self, bets: Sequence[str], table: Iterable[str] | None = None) -> "Limits":
+        """These limits on the bets sized, ``bets``, after checking that every bet they name (by
+        minimum, maximum or as a main bet) is a bet of the ``table`` (default: ``bets``): a session's
+        limits may name any of its bets, and are checked against all of them whichever are sized.
+
+        >>> Limits(maximum={"player": 5, "tie": 1}).checked(["player"], ["banker", "player", "tie"]).maximum
+        {'player': Fraction(5, 1)}
+        >>> Limits(maximum={"dragon_7": 5}).checked(["player"], ["banker", "player", "tie"])
+        Traceback (most recent call last):
+        exact_odds.errors.InputError: maximum for 'dragon_7': not a bet of this position (banker, player, tie)
+        """
+        sized = list(bets)
+        names = sized if table is None else list(table)
+        for kind, values in (("minimum", self.minimum), ("maximum", self.maximum)):
+            for name in values:
+                if name not in names:
+                    raise InputError(f"{kind} for {name!r}: not a bet of this position ({', '.join(names)})", parameter=kind)
+        if self.main != MAIN:
+            for name in self.main:
+                if name not in names:
+                    raise InputError(f"main: {name!r} is not a bet of this position ({', '.join(names)})", parameter="main")
+        return replace(self, minimum={name: value for name, value in self.minimum.items() if name in sized},
+                       maximum={name: value for name, value in self.maximum.items() if name in sized})
+
+
+def _positive(value: object, what: str, parameter: str) -> Fraction:
+    """An amount of the limits: exact, and above 0."""
+    amount = _exact(value, what)
+    if amount <= 0:
+        raise InputError(f"{what} must be positive, not {amount}", parameter=parameter)
+    return amount
 
 
 @dataclass(frozen=True)
@@ -176,17 +235,18 @@ class Sizing:
 
 def size(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Iterable[str | Bet]", bankroll: "Fraction | int | str",
          limits: Limits | None = None, kelly: "Fraction | int | str" = 1, rebate: "Fraction | int | str" = 0,
-         rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None, engine: Engine | None = None) -> Sizing:
+         rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None, engine: Engine | None = None,
+         table: Iterable[str] | None = None) -> Sizing:
     """The Kelly position on ``bets`` for the next coup of ``shoe``, for a ``bankroll`` under
     ``limits``, at Kelly fraction ``kelly`` (0 < kelly <= 1), with a ``rebate`` (a share from 0 to
-    below 1) of every losing bet's loss returned."""
-    return size_joint(joint(shoe, bets, rules, policy, engine), bankroll, limits, kelly, rebate)
+    below 1) of every losing bet's loss returned. The limits may name any bet of the ``table``
+    (default: the bets sized), and are checked against all of them (:meth:`Limits.checked`)."""
+    return size_joint(joint(shoe, bets, rules, policy, engine), bankroll, limits, kelly, rebate, table)
 
 
 def size_joint(distribution: Joint, bankroll: "Fraction | int | str", limits: Limits | None = None, kelly: "Fraction | int | str" = 1,
-               rebate: "Fraction | int | str" = 0) -> Sizing:
+               rebate: "Fraction | int | str" = 0, table: Iterable[str] | None = None) -> Sizing:
     """:func:`size` over a joint distribution already computed."""
-    limits = limits or Limits()
     bankroll, kelly, rebate = _exact(bankroll, "bankroll"), _exact(kelly, "kelly"), _exact(rebate, "rebate")
     if bankroll <= 0:
         raise InputError(f"bankroll must be positive, not {bankroll}", parameter="bankroll")
@@ -194,6 +254,9 @@ def size_joint(distribution: Joint, bankroll: "Fraction | int | str", limits: Li
         raise InputError(f"kelly must be a fraction above 0 and at most 1 (1: full Kelly, 1/2: half Kelly), not {kelly}", parameter="kelly")
     if not 0 <= rebate < 1:
         raise InputError(f"rebate must be a share of losses from 0 to below 1 (e.g. 1/100 for 1%), not {rebate}", parameter="rebate")
+    if limits is not None and not isinstance(limits, Limits):
+        raise InputError(f"limits must be a Limits, not {limits!r}", parameter="limits")
+    limits = (limits or Limits()).checked([bet.name for bet in distribution.bets], table)
     if len(distribution.bets) > MAX_SIZED:
         raise InputError(f"a position holds at most {MAX_SIZED} bets, not {len(distribution.bets)}")
     _check_limits(distribution, limits)
@@ -266,20 +329,7 @@ def _exact(value: object, what: str) -> Fraction:
 
 
 def _check_limits(distribution: Joint, limits: Limits) -> None:
-    names = {bet.name for bet in distribution.bets}
-    for kind, values in (("minimum", limits.minimum), ("maximum", limits.maximum)):
-        for name, value in values.items():
-            if name not in names:
-                raise InputError(f"{kind} for {name!r}: not a bet of this position ({', '.join(sorted(names))})")
-            if value <= 0:
-                raise InputError(f"the {kind} for {name} must be positive, not {value}")
-    for name, low in limits.minimum.items():
-        high = limits.maximum.get(name)
-        if high is not None and low > high:
-            raise InputError(f"the minimum for {name} ({low}) is above its maximum ({high})")
-    for what, amount in (("total limit", limits.total), ("unit", limits.unit), ("side ratio", limits.side_ratio)):
-        if amount is not None and amount <= 0:
-            raise InputError(f"the {what} must be positive, not {amount}")
+    """Refuse limits that this position cannot meet as the table means them (each amount is checked by :class:`Limits`)."""
     mains = [bet.name for bet in distribution.bets if bet.name in limits.main]
     sides = [bet.name for bet in distribution.bets if bet.name not in limits.main]
     if (limits.side_needs_main or limits.side_ratio is not None) and sides and not mains:

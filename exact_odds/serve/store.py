@@ -1,0 +1,273 @@
+"""Sessions kept in one SQLite file: their settings as JSON, each session's log of events, its
+sizing settings, its version and the keys of the requests that changed it.
+
+Every change is one SQLite transaction (WAL), committed before it is answered: a server killed at any
+moment loses no card it answered. (With synchronous NORMAL the commit is in the operating system's
+hands before the answer, which a killed process cannot undo; a power cut may lose the last commits,
+which synchronous FULL, an fsync on every card, would keep at some milliseconds a card.)
+
+Every change adds one to the session's version, its ``ETag``. A change may name the version it was
+made on (``If-Match``): made on another, it is refused (:class:`Stale`) and changes nothing. A change
+may carry a key (``Idempotency-Key``): its outcome is kept with the key, in the same transaction,
+and the same key again is answered that outcome (:class:`Repeated`), never applied twice.
+"""
+
+import json
+import secrets
+import sqlite3
+import threading
+import zlib
+from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Any
+
+from ..core.numbers import shown
+from ..errors import InputError
+from .sessions import ANALYSES_KEPT, Change, Edit, Event, NotFound, Refused, Replay, Settings, Table, TooLarge, advance, replay, status_of, table_of
+
+MAX_SESSIONS = 10_000
+"""A store holds at most this many sessions."""
+MAX_EVENTS = 20_000
+"""A session's log holds at most this many events (some forty 8-deck shoes)."""
+MAX_KEYS = 5 * MAX_EVENTS
+"""A session keeps at most this many request keys (each is kept for good: never applied twice)."""
+ANSWERS_KEPT = 64
+"""The first answers kept whole, for the latest keys of a session (the older keys keep their outcome)."""
+
+
+def now() -> str:
+    return datetime.now(timezone.utc).isoformat(timespec="milliseconds")
+
+
+def etag(version: int) -> str:
+    """The ``ETag`` of a session's state at ``version``: the version, quoted."""
+    return f'"{version}"'
+
+
+@dataclass(frozen=True)
+class Loaded:
+    """A session as stored: its table, log, version, sizing settings and state (the log replayed)."""
+
+    session: str
+    created: str
+    table: Table
+    events: list[Event]
+    version: int
+    sizing: dict[str, Any] | None
+    state: Replay
+
+
+@dataclass(frozen=True)
+class Precondition:
+    """What a change carries beside its body: the ``If-Match`` it was sent with (None: any version),
+    its ``Idempotency-Key`` (None: none) and the request, as text, that the key names."""
+
+    if_match: str | None = None
+    key: str | None = None
+    request: str = ""
+
+    def matches(self, version: int) -> bool:
+        if self.if_match is None:
+            return True
+        tags = [tag.strip() for tag in self.if_match.split(",")]
+        return "*" in tags or etag(version) in tags
+
+
+ANY = Precondition()
+
+
+class Stale(Refused):
+    """A change made on a version of the session that is no longer its version (answered 409 with
+    the current state: ``loaded``)."""
+
+    def __init__(self, loaded: Loaded, if_match: str):
+        super().__init__(f"this session has changed since the state this change was made on (If-Match {' '.join(if_match.split())[:40]}; "
+                         f"the session's ETag is now {etag(loaded.version)}): another tab or program changed it. Nothing was changed; "
+                         "the current state is in this answer")
+        self.loaded = loaded
+
+
+@dataclass(frozen=True)
+class Repeated:
+    """A request key seen before: the first outcome's status and answer (None: the answer of a
+    change is no longer kept whole; the session's state then stands for it)."""
+
+    status: int
+    answer: bytes | None
+
+
+class Store:
+    """Sessions in one SQLite file: settings as JSON, and each session's log of events."""
+
+    def __init__(self, path: str):
+        self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+        self.lock, self.tables_lock = threading.Lock(), threading.Lock()
+        self.tables: "OrderedDict[Settings, Table]" = OrderedDict()
+        with self.lock:
+            self.connection.execute("PRAGMA journal_mode=WAL")
+            self.connection.execute("PRAGMA synchronous=NORMAL")
+            self.connection.executescript("""
+                CREATE TABLE IF NOT EXISTS sessions (id TEXT PRIMARY KEY, created TEXT NOT NULL, settings TEXT NOT NULL,
+                    version INTEGER NOT NULL DEFAULT 0);
+                CREATE TABLE IF NOT EXISTS events (session TEXT NOT NULL REFERENCES sessions(id), seq INTEGER NOT NULL,
+                    kind TEXT NOT NULL, card TEXT, hidden INTEGER NOT NULL, at TEXT NOT NULL, PRIMARY KEY (session, seq));
+                CREATE TABLE IF NOT EXISTS sizing (session TEXT PRIMARY KEY REFERENCES sessions(id), settings TEXT NOT NULL);
+                CREATE TABLE IF NOT EXISTS requests (session TEXT NOT NULL REFERENCES sessions(id), key TEXT NOT NULL,
+                    request TEXT NOT NULL, status INTEGER NOT NULL, answer BLOB, PRIMARY KEY (session, key));
+            """)
+            columns = [row[1] for row in self.connection.execute("PRAGMA table_info(sessions)")]
+            if "version" not in columns:  # a store of an earlier release
+                self.connection.execute("ALTER TABLE sessions ADD COLUMN version INTEGER NOT NULL DEFAULT 0")
+
+    def close(self) -> None:
+        with self.lock:
+            self.connection.close()
+
+    @contextmanager
+    def transaction(self) -> Iterator[sqlite3.Connection]:
+        """One transaction, committed when the block ends (rolled back if it raises)."""
+        with self.lock:
+            self.connection.execute("BEGIN IMMEDIATE")
+            try:
+                yield self.connection
+            except BaseException:
+                self.connection.execute("ROLLBACK")
+                raise
+            self.connection.execute("COMMIT")
+
+    def table(self, settings: Settings) -> Table:
+        """The table of ``settings`` (kept for the sessions in use)."""
+        with self.tables_lock:
+            table = self.tables.get(settings)
+            if table is None:
+                table = self.tables[settings] = table_of(settings)
+                if len(self.tables) > ANALYSES_KEPT:
+                    self.tables.popitem(last=False)
+            return table
+
+    def create(self, settings: Settings) -> str:
+        """A new session of ``settings`` (checked first): its id."""
+        self.table(settings)
+        session = secrets.token_urlsafe(12)
+        with self.transaction() as connection:
+            (count,) = connection.execute("SELECT COUNT(*) FROM sessions").fetchone()
+            if count >= MAX_SESSIONS:
+                raise TooLarge(f"the store holds {MAX_SESSIONS:,} sessions, the most it may hold: delete one first")
+            connection.execute("INSERT INTO sessions (id, created, settings) VALUES (?, ?, ?)", (session, now(), json.dumps(settings.to_dict())))
+        return session
+
+    def _load(self, connection: sqlite3.Connection, session: str) -> Loaded:
+        row = connection.execute("SELECT created, settings, version FROM sessions WHERE id = ?", (session,)).fetchone()
+        if row is None:
+            raise NotFound(f"no session {shown(session)} (create one with POST /api/v1/sessions)")
+        events = [Event(*entry) for entry in connection.execute(
+            "SELECT seq, kind, card, hidden, at FROM events WHERE session = ? ORDER BY seq", (session,))]
+        sizing = connection.execute("SELECT settings FROM sizing WHERE session = ?", (session,)).fetchone()
+        table = self.table(Settings(**json.loads(row[1])))
+        return Loaded(session, row[0], table, events, row[2], None if sizing is None else dict(json.loads(sizing[0])), replay(table, events))
+
+    def load(self, session: str) -> Loaded:
+        """A session as stored, its log replayed."""
+        with self.lock:
+            return self._load(self.connection, session)
+
+    def change(self, session: str, edit: Edit, precondition: Precondition = ANY) -> Loaded | Repeated:
+        """Apply ``edit`` to a session in one transaction, its version one more: the session after
+        it; or, for a request key seen before, its first outcome (refused: :class:`Stale`, or the
+        edit's refusal, kept with the key)."""
+        refusal: InputError | None = None
+        with self.transaction() as connection:
+            loaded = self._load(connection, session)
+            if precondition.key is not None:
+                seen = self._repeated(connection, session, precondition)
+                if seen is not None:
+                    return seen
+            if not precondition.matches(loaded.version):
+                raise Stale(loaded, precondition.if_match or "")
+            try:
+                change = edit(loaded.table, loaded.events, loaded.state)
+                if len(loaded.events) - len(change.deleted) + len(change.added) > MAX_EVENTS:
+                    raise TooLarge(f"the session holds {len(loaded.events):,} events, the most a session may hold is {MAX_EVENTS:,}: start another")
+            except InputError as error:
+                if precondition.key is None:
+                    raise
+                self._keep(connection, session, precondition, status_of(error), json.dumps({"error": str(error)}).encode())
+                refusal = error
+            else:
+                log = self._write(connection, loaded, change)
+                connection.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", (session,))
+                if precondition.key is not None:
+                    self._keep(connection, session, precondition, 200, None)
+        if refusal is not None:
+            raise refusal  # the refusal is kept with its key
+        return self._after(loaded, change, log)
+
+    @staticmethod
+    def _after(loaded: Loaded, change: Change, log: list[Event]) -> Loaded:
+        """The session after ``change``: its log replayed where entries went or changed, else the new entries added to its state."""
+        state = loaded.state
+        if change.deleted or change.replaced:
+            state = replay(loaded.table, log)
+        else:
+            for event in log[len(loaded.events):]:
+                state = advance(loaded.table, state, event)
+        sizing = change.sizing if change.sets_sizing else loaded.sizing
+        return Loaded(loaded.session, loaded.created, loaded.table, log, loaded.version + 1, sizing, state)
+
+    def _write(self, connection: sqlite3.Connection, loaded: Loaded, change: Change) -> list[Event]:
+        """Write ``change`` to the session's log (and sizing): the new log."""
+        session, events = loaded.session, loaded.events
+        for seq in change.deleted:
+            connection.execute("DELETE FROM events WHERE session = ? AND seq = ?", (session, seq))
+        replaced = dict(change.replaced)
+        for seq, card in replaced.items():
+            connection.execute("UPDATE events SET card = ? WHERE session = ? AND seq = ?", (card, session, seq))
+        last, stamp = events[-1].seq if events else 0, now()
+        new = [Event(last + offset, kind, card, hidden, stamp) for offset, (kind, card, hidden) in enumerate(change.added, 1)]
+        for event in new:
+            connection.execute("INSERT INTO events VALUES (?, ?, ?, ?, ?, ?)", (session, event.seq, event.kind, event.card, event.hidden, event.at))
+        if change.sets_sizing:
+            connection.execute("DELETE FROM sizing WHERE session = ?", (session,))
+            if change.sizing is not None:
+                connection.execute("INSERT INTO sizing VALUES (?, ?)", (session, json.dumps(change.sizing)))
+        kept = [Event(event.seq, event.kind, replaced.get(event.seq, event.card), event.hidden, event.at)
+                for event in events if event.seq not in change.deleted]
+        return kept + new
+
+    def _repeated(self, connection: sqlite3.Connection, session: str, precondition: Precondition) -> Repeated | None:
+        row = connection.execute("SELECT request, status, answer FROM requests WHERE session = ? AND key = ?", (session, precondition.key)).fetchone()
+        if row is None:
+            (count,) = connection.execute("SELECT COUNT(*) FROM requests WHERE session = ?", (session,)).fetchone()
+            if count >= MAX_KEYS:
+                raise TooLarge(f"the session keeps {MAX_KEYS:,} request keys, the most it may keep: start another session")
+            return None
+        if row[0] != precondition.request:
+            raise InputError(f"Idempotency-Key {shown(precondition.key)} was sent before with another request ({row[0]}): "
+                             "a key names one change; give this one a key of its own")
+        return Repeated(row[1], None if row[2] is None else zlib.decompress(row[2]))
+
+    def _keep(self, connection: sqlite3.Connection, session: str, precondition: Precondition, status: int, answer: bytes | None) -> None:
+        connection.execute("INSERT INTO requests VALUES (?, ?, ?, ?, ?)",
+                           (session, precondition.key, precondition.request, status, None if answer is None else zlib.compress(answer)))
+
+    def keep_answer(self, session: str, key: str, answer: bytes) -> None:
+        """Keep the first answer to the change of request ``key`` whole (for the latest
+        :data:`ANSWERS_KEPT` keys of the session; the older keep their outcome)."""
+        with self.transaction() as connection:
+            connection.execute("UPDATE requests SET answer = ? WHERE session = ? AND key = ?", (zlib.compress(answer), session, key))
+            connection.execute("""UPDATE requests SET answer = NULL WHERE session = ? AND status = 200 AND answer IS NOT NULL AND rowid NOT IN
+                                  (SELECT rowid FROM requests WHERE session = ? AND status = 200 AND answer IS NOT NULL
+                                   ORDER BY rowid DESC LIMIT ?)""", (session, session, ANSWERS_KEPT))
+
+    def delete(self, session: str, precondition: Precondition = ANY) -> None:
+        """Forget a session (refused, :class:`Stale`, if it is no longer at the version of ``precondition``)."""
+        with self.transaction() as connection:
+            loaded = self._load(connection, session)
+            if not precondition.matches(loaded.version):
+                raise Stale(loaded, precondition.if_match or "")
+            for table in ("requests", "sizing", "events"):
+                connection.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
+            connection.execute("DELETE FROM sessions WHERE id = ?", (session,))
