@@ -276,3 +276,93 @@ def test_by_a_slot_not_dealt_says_none(run, feature, fmt):
         tally[dict(key)[feature]] += count
     label = (lambda value: RANKS[value]) if feature.endswith("rank") else str
     assert by_rows(out, fmt) == [("none" if value == -1 else label(value), int(count)) for value, count in sorted(tally.items())]
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 29, class 8: one rule for bet names in the CLI, the library and the API
+# ---------------------------------------------------------------------------------------------
+
+EMPTY_NAME = "holds an empty name (two commas together, or one at an end): give each name once, separated by commas"
+NAME_CASES = [
+    # (the names as given, the library's message; the CLI prints it with --bets for bets)
+    ("banker,,", f"bets 'banker,,' {EMPTY_NAME}"),
+    (",banker", f"bets ',banker' {EMPTY_NAME}"),
+    ("banker, ,tie", f"bets 'banker, ,tie' {EMPTY_NAME}"),
+    ("banker,tie,BANKER", "bets names banker twice: give each bet once"),
+    ("tie, tie", "bets names tie twice: give each bet once"),
+    (" , ", "bets is empty (give names separated by commas, or all)"),
+    ("dragon7", "unknown bet 'dragon7'; did you mean dragon_7?"),
+    ("bunker", "unknown bet 'bunker'; did you mean banker or ez_banker?"),
+    ("perfect", "unknown bet 'perfect'; did you mean perfect_pair or perfect_pair_v2?"),
+    ("nope", "unknown bet 'nope': no bet of the catalog, the main bets or the bets given is named so"),
+]
+
+
+def cli_terms(message: str, option: str = "--bets") -> str:
+    return option + message[len("bets"):] if message.startswith("bets ") else message
+
+
+@pytest.mark.parametrize("names,message", NAME_CASES)
+def test_the_library_refuses_bet_names_in_one_line(names, message):
+    from exact_odds import InputError, analyze
+    from exact_odds.studies.joint import joint
+    from exact_odds.studies.sizing import size
+
+    for call in (lambda: analyze(1, names), lambda: joint(1, names), lambda: size(1, names, 100)):
+        with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
+            call()
+
+
+@pytest.mark.parametrize("names,message", NAME_CASES)
+@pytest.mark.parametrize("command", [[], ["eor"], ["size", "--bankroll", "100"], ["simulate", "--shoes", "1"], ["formula"]],
+                         ids=["analysis", "eor", "size", "simulate", "formula"])
+def test_the_cli_refuses_bet_names_by_the_same_rule(run, command, names, message):
+    code, out, err = run(*command, "--decks", "1", "--bets", names) if command != ["formula"] else run("formula", "--bets", names)
+    assert (code, out, err) == (2, "", f"{ERROR}{cli_terms(message)}\n")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["solve-pay", "--bet", "dragon7", "--edge", "5"], "unknown bet 'dragon7'; did you mean dragon_7?"),
+    (["size", "--decks", "1", "--bankroll", "100", "--bets", "banker,dragon_7", "--side-needs-main", "--unit", "1", "--main", "banker,,"],
+     f"--main 'banker,,' {EMPTY_NAME}"),
+    (["size", "--decks", "1", "--bankroll", "100", "--bets", "banker,dragon_7", "--side-needs-main", "--unit", "1", "--main", "banker,banker"],
+     "--main names banker twice: give each bet once"),
+])
+def test_other_options_that_name_bets_follow_the_rule(run, argv, message):
+    assert run(*argv) == (2, "", f"{ERROR}{message}\n")
+
+
+def test_a_list_of_bets_follows_the_same_rule():
+    """A bet given twice, by name or as a Bet, in any mix; no bet at all (the CLI refuses an empty
+    --bets: the library no longer answers an analysis of no bets)."""
+    from exact_odds import InputError, analyze
+
+    tie = catalog()["tie"]
+    for bets, message in (([], "bets is empty (give names separated by commas, or all)"),
+                          (["banker", "banker"], "bets names banker twice: give each bet once"),
+                          ([tie, "tie"], "bets names tie twice: give each bet once"),
+                          (["all", "dragon_7"], "bets names dragon_7 twice: give each bet once"),
+                          ([tie, load_bets('[[bet]]\nname = "tie"\npays = [{ when = "winner == tie", pays = "9" }]\n', "mine")["tie"]],
+                           "bets names tie twice: give each bet once")):
+        with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
+            analyze(1, bets)
+
+
+@pytest.mark.parametrize("names,message", [case for case in NAME_CASES if not case[0].strip(" ,")] + NAME_CASES[:4] + NAME_CASES[6:8])
+def test_the_api_refuses_bet_names_by_the_same_rule(tmp_path, names, message):
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from exact_odds.serve.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+        for path, body in (("/api/v1/analysis", {"decks": "1", "bets": names}), ("/api/v1/sessions", {"decks": "1", "bets": names}),
+                           ("/api/v1/size", {"decks": "1", "bets": names, "bankroll": "100"})):
+            response = client.post(path, json=body)
+            assert (response.status_code, response.json()) == (422, {"error": message}), path
+        session = client.post("/api/v1/sessions", json={"decks": "1", "bets": "banker,player,tie"}).json()["id"]
+        if names.strip(" ,") and not message.startswith("unknown"):  # the session's bets to size
+            response = client.post(f"/api/v1/sessions/{session}/size", json={"bankroll": "100", "bets": names})
+            assert (response.status_code, response.json()) == (422, {"error": message})
+

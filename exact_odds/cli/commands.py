@@ -200,8 +200,8 @@ class Options:
 
         return available_bets(self.rule_set(), self.user_bets())
 
-    def bets(self, suits_known: bool, option: str = "--bets") -> tuple[list[Any], list[str]]:
-        """The bets of --bets (given as ``option``); without it, banker, player, tie and the bets of
+    def bets(self, suits_known: bool, option: str = "bets") -> tuple[list[Any], list[str]]:
+        """The bets of --bets (given as ``option``, as the library names it); without it, banker, player, tie and the bets of
         --bets-file. The main bets' pays and a bets file must reach one of them (else they would
         change nothing)."""
         from ..bets.bets import available_bets, check_reach, select_bets
@@ -711,7 +711,7 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
     max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
     shoe = given_options.shoe()
-    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "--bet")
+    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "bet")
     solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
     emit(render(laid_out(solution_text(solution, shoe), versioned("solve_pay", solution_record(solution, shoe))), fmt))
 
@@ -741,6 +741,7 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     losses. Prints the stakes, the expected log growth of the bankroll per coup, the position's
     exact expected value, its standard deviation and the probability of losing all of it, and how
     the optimum was found; "no bet" where no stake grows the bankroll."""
+    from ..bets.bets import bet_names
     from ..engine.analysis import analyze
     from ..output.render import render
     from ..output.sizing_tables import sizing_document
@@ -758,9 +759,9 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
         raise InputError(f"--rebate must be at least 0 and below 100 percent, not {shown(rebate_text)}")
     if session_coups is not None and rebate_text is None:
         raise InputError("--session values a rebate on the session's net loss: give its --rebate PCT")
-    main = tuple(name.strip().lower() for name in main_text.split(",") if name.strip()) if main_text is not None else MAIN
-    if main_text is not None and not main:
+    if main_text is not None and not main_text.strip():
         raise InputError("--main is empty: name the main bets, separated by commas")
+    main = tuple(bet_names(main_text, "main")) if main_text is not None else MAIN
     if main_text is not None and not (side_needs_main or side_ratio is not None):
         raise InputError("--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave --main out")
     unknown = [name for name in main if main_text is not None and name not in names]

@@ -106,8 +106,6 @@ def joint(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Itera
     shoe = as_shoe(shoe)
     rules = rules if isinstance(rules, Decisions) else as_rules(rules)
     chosen = tuple(as_bets(bets, rules.rules if isinstance(rules, Decisions) else rules, shoe.knows_suits))
-    if not chosen:
-        raise InputError("a joint distribution needs at least one bet")
     if len(chosen) > MAX_BETS:
         raise InputError(f"a joint distribution holds at most {MAX_BETS} bets, not {len(chosen)}")
     decisions = decisions_of(rules, policy)
