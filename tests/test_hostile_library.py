@@ -12,7 +12,8 @@ from conftest import assert_exact
 
 from exact_odds.engine.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine, analyze
 from exact_odds.engine.batch import batch_expectations
-from exact_odds.bets.bets import catalog
+from exact_odds.bets.bets import catalog, load_bets
+from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.cards import Card, parse_cards
 from exact_odds.engine.enumerator import enumerate_cards
 from exact_odds.errors import InputError
@@ -296,3 +297,44 @@ def test_a_policy_inside_decisions_and_beside_them_is_refused():
 
     with pytest.raises(InputError, match="either inside the decisions or as policy="):
         decisions_of(resolve(BACCARAT_GOLD, Policy.parse("player_on_5=draw")), "player_on_5=stand")
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 29, class 5: Analysis.to_dict() is the record --format json prints, byte for byte
+# ---------------------------------------------------------------------------------------------
+
+OWN_BETS = '[[bet]]\nname = "seven"\npays = [{ when = "winner == banker and banker_total == 7", pays = "5" }]\n'
+SAME_RECORD = {
+    # "all" on a shoe by rank: the bets on suits it leaves out are the record's notes (were [] in the library)
+    "all, by rank": (lambda: analyze("A=2,5=2,9=1,K=3", "all"), ["--shoe", "A=2,5=2,9=1,K=3", "--bets", "all"]),
+    "all, by rank, given": (lambda: analyze("A=3,5=2,9=2,K=3", "all", given="winner == banker"),
+                            ["--shoe", "A=3,5=2,9=2,K=3", "--bets", "all", "--given", "winner == banker"]),
+    "cards removed": (lambda: analyze(Shoe.decks(6).remove("5 5 K"), "banker, dragon_7, player_pair"),
+                      ["--decks", "6", "--remove", "5 5 K", "--bets", "banker,dragon_7,player_pair"]),
+    "by hands": (lambda: analyze(2, "player_pair, perfect_pair", unordered="hands"),
+                 ["--decks", "2", "--bets", "player_pair,perfect_pair", "--unordered", "hands"]),
+    "infinite deck": (lambda: analyze("inf", "tie, either_pair"), ["--decks", "inf", "--bets", "tie,either_pair"]),
+    "gold, a policy": (lambda: analyze(8, "banker, tie", rules="baccarat_gold", policy="player_on_5=1/3"),
+                       ["--rules", "baccarat_gold", "--policy", "player_on_5=1/3", "--bets", "banker,tie"]),
+    "commission": (lambda: analyze(1, "banker", rules=PUNTO_BANCO.with_pays(Fraction(4), None)), ["--decks", "1", "--commission", "4", "--bets", "banker"]),
+    "a bets file": (lambda: analyze(1, ["banker", "player", "tie", *load_bets(OWN_BETS, "own").values()]), ["--decks", "1", "--bets-file", "{own}"]),
+}
+
+
+@pytest.mark.parametrize("case", SAME_RECORD)
+def test_to_dict_is_the_json_the_cli_prints_byte_for_byte(run, tmp_path, case):
+    import json
+    import warnings
+
+    (tmp_path / "own.toml").write_text(OWN_BETS, encoding="utf-8")
+    call, argv = SAME_RECORD[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # what "all" leaves out, said as a warning too
+        record = call().to_dict()
+    code, out, err = run(*[argument.format(own=tmp_path / "own.toml") for argument in argv], "--format", "json")
+    assert (code, err) == (0, "")
+    assert json.dumps(record, indent=2) + "\n" == out
+    if case.startswith("all"):
+        suited = [name for name, bet in CATALOG.items() if bet.needs_suits]
+        assert record["notes"] == [f"left out (bets on suits need a shoe with per-card counts, and this one is by rank): {', '.join(suited)}"]
+
