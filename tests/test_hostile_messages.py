@@ -335,7 +335,7 @@ def test_other_options_that_name_bets_follow_the_rule(run, argv, message):
 def test_a_list_of_bets_follows_the_same_rule():
     """A bet given twice, by name or as a Bet, in any mix; no bet at all (the CLI refuses an empty
     --bets: the library no longer answers an analysis of no bets)."""
-    from exact_odds import InputError, analyze
+    from exact_odds import InputError, analyze, batch_expectations
 
     tie = catalog()["tie"]
     for bets, message in (([], "bets is empty (give names separated by commas, or all)"),
@@ -346,6 +346,8 @@ def test_a_list_of_bets_follows_the_same_rule():
                            "bets names tie twice: give each bet once")):
         with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
             analyze(1, bets)
+    with pytest.raises(InputError, match="^bets names tie twice: give each bet once$"):
+        batch_expectations([[4] * 13], [tie, tie])
 
 
 @pytest.mark.parametrize("names,message", [case for case in NAME_CASES if not case[0].strip(" ,")] + NAME_CASES[:4] + NAME_CASES[6:8])

@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from .conditions import Condition, parse_condition
-from ..errors import InputError
+from ..errors import InputError, UnknownName
 from ..core.features import Array, Columns, Levels, merge_levels
-from ..core.numbers import parse_exact, parse_toml, shown
+from ..core.numbers import parse_exact, parse_toml, shown, text_of
 from ..core.rules import DrawRules
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -247,6 +247,8 @@ def load_bets(text: str, origin: str) -> dict[str, Bet]:
     >>> load_bets(text, "mine.toml")["natural_9"].rows[0].pays.net
     Fraction(4, 1)
     """
+    text_of(origin, "origin", parameter="origin")
+    text_of(text, "text", parameter="text")
     try:
         data = parse_toml(text)
     except ValueError as error:  # tomllib.TOMLDecodeError
@@ -279,19 +281,21 @@ class Catalog(MutableMapping[str, Bet]):
         return self.read()
 
     def __getitem__(self, name: str) -> Bet:
-        if name in self.removed:
-            raise KeyError(name)
+        if not isinstance(name, str) or name in self.removed or (name not in self.bets and name not in self.records):
+            raise UnknownName(str(unknown_bet(name, self)), parameter="name")
         if name not in self.bets:
             self.bets[name] = _built(self.origin, name, self.records[name])
         return self.bets[name]
 
     def __setitem__(self, name: str, bet: Bet) -> None:
+        if not isinstance(name, str) or not isinstance(bet, Bet) or bet.name != name:
+            raise InputError(f"a catalog holds each Bet under its own name, not {shown(bet)} under {shown(name)}", parameter="name")
         self.removed.discard(name)
         self.bets[name] = bet
 
     def __delitem__(self, name: str) -> None:
         if name not in self:
-            raise KeyError(name)
+            raise UnknownName(str(unknown_bet(name, self)), parameter="name")
         self.removed.add(name)
 
     def __iter__(self) -> Iterator[str]:

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..bets.bets import Bet, Payout, chosen_bets, one_hot_lines, settlement
 from ..bets.conditions import Comparison, Condition, Feature, Literals, Not, parse_condition
-from ..errors import InputError
+from ..errors import InputError, UnknownName
 from .distribution import FLOAT_EXACT, Distribution
 from .enumerator import enumerate_cards, enumerate_coups
 from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_kind, merge_levels
@@ -155,6 +155,9 @@ class Analysis:
         return self.decisions.scale**2
 
     def probability(self, outcome: str) -> Fraction:
+        """The probability that ``outcome`` (banker, player or tie) wins a coup."""
+        if not isinstance(outcome, str) or outcome not in OUTCOMES:
+            raise InputError(f"outcome must be one of {', '.join(OUTCOMES)}, not {shown(outcome)}", parameter="outcome")
         return Fraction(self.outcomes[outcome], self.total)
 
     def __getitem__(self, name: str) -> BetAnalysis:
@@ -167,7 +170,7 @@ class Analysis:
         for result in self.bets:
             if result.bet.name == name:
                 return result
-        raise KeyError(f"no bet {name!r} in this analysis (it has {', '.join(result.bet.name for result in self.bets)})")
+        raise UnknownName(f"no bet {shown(name)} in this analysis (it has {', '.join(result.bet.name for result in self.bets)})", parameter="name")
 
     def __repr__(self) -> str:
         odds = ", ".join(f"{name} {fixed(self.probability(name), 4)}" for name in OUTCOMES)
@@ -235,8 +238,15 @@ class Analysis:
             "total_combinations": self.total,
             "outcomes": {name: {"combinations": self.outcomes[name], "probability": str(self.probability(name))} for name in OUTCOMES},
             "bets": {result.bet.name: result.to_dict() for result in self.bets},
-            "notes": [*self.notes, *notes],
+            "notes": [*self.notes, *_notes(notes)],
         })
+
+
+def _notes(notes: object) -> list[str]:
+    """Notes as given to :meth:`Analysis.to_dict`: a sequence of sentences (text), else refused."""
+    if isinstance(notes, (str, bytes)) or not isinstance(notes, Sequence) or not all(isinstance(note, str) for note in notes):
+        raise InputError(f"notes must be a list of sentences (text), not {shown(notes)}", parameter="notes")
+    return list(notes)
 
 
 class Engine(Protocol):
@@ -334,8 +344,10 @@ def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Ite
     if unordered and all(bet.needs_coup for bet in bets):
         raise InputError("unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
     decisions = decisions_of(rules, policy)
-    engine = engine or default_engine()
+    engine = checked_engine(engine)
     if given is not None:
+        if not isinstance(given, (str, Condition)):
+            raise InputError(f"given must be a condition (its text, e.g. \"winner == tie\"), not {shown(given)}", parameter="given")
         return replace(_conditional(shoe, bets, decisions, engine, parse_condition(given) if isinstance(given, str) else given), notes=tuple(notes))
     coup_members: dict[Tracked, list[Bet]] = {(): []}
     card_members: dict[Tracked, list[Bet]] = {}
@@ -406,6 +418,15 @@ def unordered_table(bet: Bet, distribution: Distribution, unordered: str, with_r
 
 def _swap(name: str, first: str, second: str) -> str:
     return second + name[len(first) :] if name.startswith(first) else first + name[len(second) :] if name.startswith(second) else name
+
+
+def checked_engine(engine: object) -> Engine:
+    """``engine``, or the compiled evaluator for None; anything but an engine refused."""
+    if engine is None:
+        return default_engine()
+    if not all(callable(getattr(engine, method, None)) for method in ("coups", "cards")):
+        raise InputError(f"engine must be an engine (PlainEngine(), or None for the compiled evaluator), not {shown(engine)}", parameter="engine")
+    return engine  # type: ignore[return-value]
 
 
 def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition) -> Analysis:
