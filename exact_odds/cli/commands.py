@@ -247,10 +247,10 @@ def plot_target(path: str | None) -> Any:
     if path is None:
         return None
     from ..output.files import FileTarget
-    from ..output.plots import pyplot
+    from ..output.plots import PNG_MARK, pyplot
 
     pyplot()
-    return FileTarget(path, "--plot")
+    return FileTarget(path, "--plot", PNG_MARK)
 
 
 class OutputLost(RuntimeError):
@@ -487,7 +487,9 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
     decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
     bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
     decisions = given_options.decisions_for_every_shoe("export")
-    with FolderTarget(out, force) as target, progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
+    tables = [f"decks-{count}.{kind}" for count in decks for kind in ("csv", "json", "md")]
+    with FolderTarget(out, force, "export", expected=[*tables, "README.md"]) as target, \
+            progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
         files = export_files(decks, bets, decisions, bar.update if bar else None, formulas, chemin)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n")
@@ -671,7 +673,9 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     browser = chromium() if pdf else None
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
     phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf)
-    with FolderTarget(out, force) as target, progress_bar("report", length=simulated + phases) as bar:
+    pages = [f"{name}.{kind}" for name in ["index", *(bet.name for bet in bets)] for kind in ("html", "md")]
+    with FolderTarget(out, force, "report", expected=pages + [f"{bet.name}.pdf" for bet in bets if pdf]) as target, \
+            progress_bar("report", length=simulated + phases) as bar:
         def phase(text: str) -> None:
             bar.label = text
             bar.update(1)
