@@ -368,3 +368,106 @@ def test_the_api_refuses_bet_names_by_the_same_rule(tmp_path, names, message):
             response = client.post(f"/api/v1/sessions/{session}/size", json={"bankroll": "100", "bets": names})
             assert (response.status_code, response.json()) == (422, {"error": message})
 
+
+# ---------------------------------------------------------------------------------------------
+# Issue 29, class 8: user text is text in every format (HTML, Markdown, LaTeX, CSV)
+# ---------------------------------------------------------------------------------------------
+
+HOSTILE_BETS = r'''[[bet]]
+name = "hostile"
+description = "<img src=x onerror=alert(1)> | [x](javascript:y)\nsecond line"
+pays = [
+  { when = "winner == tie", pays = "8", event = "=HYPERLINK(\"http://evil\",\"x\")" },
+  { when = "winner == banker", pays = "push", event = "<script>alert(2)</script> | more" },
+  { when = "winner == player and player_total == 9", pays = "1", event = "@SUM(A1)" },
+  { when = "winner == player and player_total == 8", pays = "1", event = "-2+3" },
+  { when = "winner == player and player_total == 7", pays = "1", event = "+1" },
+]
+'''
+
+
+@pytest.fixture
+def hostile_bets(tmp_path):
+    path = tmp_path / "hostile.toml"
+    path.write_text(HOSTILE_BETS, encoding="utf-8")
+    return str(path)
+
+
+def test_markdown_shows_a_bets_files_text_and_never_runs_it(run, hostile_bets):
+    code, out, err = run("--decks", "1", "--bets-file", hostile_bets, "--bets", "hostile", "--format", "markdown", "--returns")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert "## hostile: &lt;img src=x onerror=alert(1)> | \\[x](javascript:y) second line" in lines
+    events = [line.split(" | ")[0].removeprefix("| ").rstrip() for line in lines if line.startswith("| ") and "|-" not in line]
+    assert events[-8:] == ["event", '=HYPERLINK("http://evil","x")', "&lt;script>alert(2)&lt;/script> \\| more", "@SUM(A1)", "-2+3", "+1",
+                           "any other result", "total"]
+    assert not re.search("<(script|img)", out, re.IGNORECASE)
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_text(run, hostile_bets):
+    """A cell starting = + - @ that is not a number is written after a quote; numbers (-1, -93.709517, +1) as they are."""
+    code, out, err = run("--decks", "1", "--bets-file", hostile_bets, "--bets", "hostile", "--format", "csv")
+    assert (code, err) == (0, "")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert [row[2] for row in rows if row[0] == "return"] == ["'=HYPERLINK(\"http://evil\",\"x\")", "<script>alert(2)</script> | more",
+                                                              "'@SUM(A1)", "'-2+3", "+1", "any other result"]
+    assert [row[9] for row in rows if row[0] == "bet"] == ["-93.709517"]
+    assert [row[8] for row in rows if row[2] == "any other result"] == ["-6580601/50896300"]
+
+
+def test_the_report_escapes_the_title_submitter_and_game_in_markdown_and_html(run, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "report"
+    code, printed, err = run("report", "--decks", "1", "--shoes", "0", "--bets", "tie", "--out", str(out),
+                             "--title", "<script>alert(1)</script> & co", "--submitter", "A | B <img src=x>", "--game", "[l](javascript:y)")
+    assert (code, err) == (0, ""), err
+    markdown = (out / "tie.md").read_text(encoding="utf-8")
+    lines = markdown.splitlines()
+    assert lines[0] == "# &lt;script>alert(1)&lt;/script> &amp; co"
+    cover = {line.split("|")[1].strip(): line.split(" | ", 1)[1].rstrip(" |") for line in lines[2:11] if line.startswith("| ") and "---" not in line}
+    assert (cover["game"], cover["submitter"]) == ("\\[l](javascript:y)", "A \\| B &lt;img src=x>")
+    page = (out / "tie.html").read_text(encoding="utf-8")
+    assert "<title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; co</title>" in page
+    for text in (markdown, page, (out / "index.md").read_text(encoding="utf-8"), (out / "index.html").read_text(encoding="utf-8")):
+        assert not re.search("<(script|img)", text, re.IGNORECASE)
+
+
+def test_latex_keeps_a_rules_name_inside_its_comment(run, tmp_path):
+    """A rules name holding a line break and LaTeX commands: the comment that names it stays one
+    line, so no command of the name is read (it ran \\end{document} on a line of its own)."""
+    import json as json_module
+
+    from exact_odds.core.rules import CHEMIN_DE_FER_A, rules_toml
+
+    name = "x}\\input{/etc/passwd}\n\\end{document} % & _ # <b>"
+    text = re.sub(r"name = .*", lambda match: "name = " + json_module.dumps(name), rules_toml(CHEMIN_DE_FER_A), count=1)
+    (tmp_path / "rules.toml").write_text(text, encoding="utf-8")
+    code, out, err = run("chemin-de-fer", "--rules", str(tmp_path / "rules.toml"), "--decks", "1", "--format", "latex")
+    assert (code, err) == (0, "")
+    first = out.splitlines()[0]
+    assert first == "% x}\\input{/etc/passwd} \\end{document} % & _ # <b>: 1 deck, no commission (a zero-sum game)"
+    assert [line for line in out.splitlines() if "\\end{document}" in line or "\\input" in line] == [first]
+
+
+def test_every_format_escapes_text_in_each_kind_of_block():
+    """The renderer itself, block by block: a heading, a paragraph, items, a table cell and detail,
+    a comment, a fenced block and a verbatim one."""
+    from exact_odds.output.blocks import Comment, Document, Heading, Items, Paragraph, Preformatted, table
+    from exact_odds.output.render import render
+
+    hostile = "<b>x</b> & [a](javascript:b) -->\n```\n\\end{verbatim}\\input{y}"
+    document = Document((Heading(2, hostile), Paragraph(hostile), Items((hostile,), hostile), table(["h"], [[hostile]]),
+                         Comment((hostile,)), Preformatted(hostile)))
+    markdown = render(document, "markdown")
+    marked_up, fenced = markdown.split("\n````text\n")
+    assert fenced == hostile + "\n````\n"  # as it is, in a fence longer than any run of backquotes inside
+    assert "<b>" not in marked_up
+    comments = [line for line in marked_up.splitlines() if "<!--" in line]  # one line, and nothing inside ends it
+    assert comments == ["<!-- &lt;b&gt;x&lt;/b&gt; &amp; [a](javascript:b) - -&gt; ``` \\end{verbatim}\\input{y} -->"]
+    assert "## &lt;b>x&lt;/b> &amp; \\[a](javascript:b) --> ``` \\\\end{verbatim}\\\\input{y}" in markdown
+    page = render(document, "html")
+    assert "<b>" not in page and page.count("-->") == 1
+    latex = render(document, "latex")
+    assert [line for line in latex.splitlines() if "\\end{verbatim}" in line and not line.startswith("%")] == ["\\end{verbatim}"]
+    assert "\n\\end {verbatim}\\input{y}\n" in latex  # inside the verbatim block, which it no longer ends
+    assert latex.splitlines()[0] == "\\subsection*{<b>x</b> \\& [a](javascript:b) --> ``` \\textbackslash{}end\\{verbatim\\}\\textbackslash{}input\\{y\\}}"
