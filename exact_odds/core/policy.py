@@ -105,7 +105,10 @@ class Policy:
         return bool(self.entries or self.base)
 
     def summary(self, limit: int = 160) -> str:
-        """The policy as text, cut short when long (the number of choices it names is then given)."""
+        """The policy as text, cut short when longer than ``limit`` (at least 80) characters (the
+        number of choices it names is then given)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 80:
+            raise InputError(f"limit must be a whole number of characters from 80, not {shown(limit)}", parameter="limit")
         text = str(self)
         if len(text) <= limit:
             return text
@@ -196,6 +199,13 @@ def policy_text(rules: DrawRules, policy: Policy) -> str:
     return "".join(f"{point.name}={_word(probability)}\n" for point, probability in choices(rules, policy).items())
 
 
+def _values(**values: object) -> None:
+    """Refuse any of ``values`` (by parameter) that is not a card's point value 0-9 (an int, not a bool)."""
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 9:
+            raise InputError(f"{name} must be a card's point value 0-9, not {shown(value)}", parameter=name)
+
+
 @dataclass(frozen=True)
 class Decisions:
     """A rule set with every choice fixed: integer weights of drawing, out of ``scale``, by the
@@ -213,9 +223,14 @@ class Decisions:
         return hash((self.rules, self.policy))
 
     def player_weight(self, first: int, second: int) -> int:
+        """The player's weight of drawing (out of :attr:`scale`) on his two cards' values 0-9."""
+        _values(first=first, second=second)
         return self.player[first * 10 + second]
 
     def banker_weight(self, first: int, second: int, player_third: int | None) -> int:
+        """The banker's weight of drawing (out of :attr:`scale`) on his two cards' values 0-9
+        against the player's third card's (None: the player stood)."""
+        _values(first=first, second=second, **({} if player_third is None else {"player_third": player_third}))
         return self.banker[(first * 10 + second) * 11 + (0 if player_third is None else player_third + 1)]
 
     @property
