@@ -25,3 +25,15 @@ class InputError(ValueError):
         super().__init__(message)
         self.parameter = parameter
         """The parameter the message begins by naming (as the library calls it), or None."""
+
+
+class UnknownName(InputError, KeyError):
+    """A name looked up that is not there (a bet of the catalog or of an analysis): an
+    :class:`InputError` in one sentence, and a ``KeyError`` as a mapping's lookups raise (so ``in``
+    and ``.get`` work as for any mapping).
+
+    >>> str(UnknownName("no bet 'x' in this analysis", parameter="name"))
+    "no bet 'x' in this analysis"
+    """
+
+    __str__ = BaseException.__str__  # the sentence as it is (a KeyError quotes its message)

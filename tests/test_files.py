@@ -13,7 +13,7 @@ FIRST = {"a.txt": "a\n", "sub/b.txt": "b\n", "sub/deeper/c.txt": "c\n"}
 
 
 def write(path: Path, files: dict[str, str], force: bool = False) -> None:
-    with FolderTarget(str(path), force) as target:
+    with FolderTarget(str(path), force, "test") as target:
         target.write(files)
 
 
@@ -36,7 +36,7 @@ def test_a_users_file_inside_our_subfolder_is_theirs(tmp_path):
     write(out, FIRST)
     (out / "sub" / "mine.txt").write_text("mine\n")
     with pytest.raises(InputError, match="sub/mine.txt"):
-        FolderTarget(str(out), False)
+        FolderTarget(str(out), False, "test")
     write(out, {"a.txt": "a2\n"}, force=True)
     assert contents(out) == {"a.txt": "a2\n", "sub/mine.txt": "mine\n", MANIFEST: (out / MANIFEST).read_text()}
     assert not (out / "sub" / "deeper").exists(), "a folder we emptied is removed"
@@ -50,7 +50,7 @@ def test_a_linked_subfolder_is_never_written_through(tmp_path):
     out.mkdir()
     (out / "sub").symlink_to(elsewhere)
     with pytest.raises(InputError, match="sub"):
-        FolderTarget(str(out), False)
+        FolderTarget(str(out), False, "test")
     with pytest.raises(InputError, match="in the way"):
         write(out, FIRST, force=True)
     assert (elsewhere / "b.txt").read_text() == "precious\n"
@@ -75,7 +75,7 @@ def test_a_users_folder_where_our_file_was_is_theirs(tmp_path):
     (out / "a.txt").mkdir()
     (out / "a.txt" / "mine.txt").write_text("mine\n")
     with pytest.raises(InputError, match="a.txt"):
-        FolderTarget(str(out), False)
+        FolderTarget(str(out), False, "test")
     with pytest.raises(InputError, match="in the way"):
         write(out, FIRST, force=True)
     assert (out / "a.txt" / "mine.txt").read_text() == "mine\n"
@@ -88,7 +88,7 @@ def test_a_manifest_naming_paths_outside_the_folder_is_not_followed(tmp_path):
     out.mkdir()
     (out / "mine.txt").write_text("mine\n")
     names = ["../victim.txt", str(victim), "sub/../../victim.txt", "", "./x"]
-    (out / MANIFEST).write_text(json.dumps({"files": dict.fromkeys(names, "0")}))
+    (out / MANIFEST).write_text(json.dumps({"command": "test", "files": dict.fromkeys(names, "0")}))
     write(out, {"a.txt": "a\n"}, force=True)
     assert victim.read_text() == "precious\n"
     assert contents(out) == {"a.txt": "a\n", "mine.txt": "mine\n", MANIFEST: (out / MANIFEST).read_text()}
@@ -103,7 +103,7 @@ def test_the_current_folder_or_one_holding_it_is_refused_before_any_work(tmp_pat
     monkeypatch.chdir(tmp_path / here)
     before = contents(tmp_path)
     with pytest.raises(InputError, match="is the current folder, a folder holding it or a mount point, which cannot be replaced: name a new"):
-        FolderTarget(out.format(here=tmp_path / here), False)
+        FolderTarget(out.format(here=tmp_path / here), False, "test")
     assert contents(tmp_path) == before and sorted(entry.name for entry in tmp_path.iterdir()) == ["empty", "out"], "nothing is staged"
 
 
@@ -112,7 +112,7 @@ def test_a_mount_point_is_refused(tmp_path, monkeypatch):
     out.mkdir()
     monkeypatch.setattr("os.path.ismount", lambda path: Path(path) == out)
     with pytest.raises(InputError, match="mount point"):
-        FolderTarget(str(out), False)
+        FolderTarget(str(out), False, "test")
     write(tmp_path / "beside", FIRST)
 
 

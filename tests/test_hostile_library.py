@@ -12,7 +12,8 @@ from conftest import assert_exact
 
 from exact_odds.engine.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine, analyze
 from exact_odds.engine.batch import batch_expectations
-from exact_odds.bets.bets import catalog
+from exact_odds.bets.bets import catalog, load_bets
+from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.cards import Card, parse_cards
 from exact_odds.engine.enumerator import enumerate_cards
 from exact_odds.errors import InputError
@@ -296,3 +297,141 @@ def test_a_policy_inside_decisions_and_beside_them_is_refused():
 
     with pytest.raises(InputError, match="either inside the decisions or as policy="):
         decisions_of(resolve(BACCARAT_GOLD, Policy.parse("player_on_5=draw")), "player_on_5=stand")
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 29, class 5: Analysis.to_dict() is the record --format json prints, byte for byte
+# ---------------------------------------------------------------------------------------------
+
+OWN_BETS = '[[bet]]\nname = "seven"\npays = [{ when = "winner == banker and banker_total == 7", pays = "5" }]\n'
+SAME_RECORD = {
+    # "all" on a shoe by rank: the bets on suits it leaves out are the record's notes (were [] in the library)
+    "all, by rank": (lambda: analyze("A=2,5=2,9=1,K=3", "all"), ["--shoe", "A=2,5=2,9=1,K=3", "--bets", "all"]),
+    "all, by rank, given": (lambda: analyze("A=3,5=2,9=2,K=3", "all", given="winner == banker"),
+                            ["--shoe", "A=3,5=2,9=2,K=3", "--bets", "all", "--given", "winner == banker"]),
+    "cards removed": (lambda: analyze(Shoe.decks(6).remove("5 5 K"), "banker, dragon_7, player_pair"),
+                      ["--decks", "6", "--remove", "5 5 K", "--bets", "banker,dragon_7,player_pair"]),
+    "by hands": (lambda: analyze(2, "player_pair, perfect_pair", unordered="hands"),
+                 ["--decks", "2", "--bets", "player_pair,perfect_pair", "--unordered", "hands"]),
+    "infinite deck": (lambda: analyze("inf", "tie, either_pair"), ["--decks", "inf", "--bets", "tie,either_pair"]),
+    "gold, a policy": (lambda: analyze(8, "banker, tie", rules="baccarat_gold", policy="player_on_5=1/3"),
+                       ["--rules", "baccarat_gold", "--policy", "player_on_5=1/3", "--bets", "banker,tie"]),
+    "commission": (lambda: analyze(1, "banker", rules=PUNTO_BANCO.with_pays(Fraction(4), None)), ["--decks", "1", "--commission", "4", "--bets", "banker"]),
+    "a bets file": (lambda: analyze(1, ["banker", "player", "tie", *load_bets(OWN_BETS, "own").values()]), ["--decks", "1", "--bets-file", "{own}"]),
+}
+
+
+@pytest.mark.parametrize("case", SAME_RECORD)
+def test_to_dict_is_the_json_the_cli_prints_byte_for_byte(run, tmp_path, case):
+    import json
+    import warnings
+
+    (tmp_path / "own.toml").write_text(OWN_BETS, encoding="utf-8")
+    call, argv = SAME_RECORD[case]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", UserWarning)  # what "all" leaves out, said as a warning too
+        record = call().to_dict()
+    code, out, err = run(*[argument.format(own=tmp_path / "own.toml") for argument in argv], "--format", "json")
+    assert (code, err) == (0, "")
+    assert json.dumps(record, indent=2) + "\n" == out
+    if case.startswith("all"):
+        suited = [name for name, bet in CATALOG.items() if bet.needs_suits]
+        assert record["notes"] == [f"left out (bets on suits need a shoe with per-card counts, and this one is by rank): {', '.join(suited)}"]
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 29, class 7: every public entry point refuses a bad input as one InputError, never another
+# exception (batch_expectations(...).expected_value(0, "dragon_7") raised ValueError)
+# ---------------------------------------------------------------------------------------------
+
+def _entry_points():
+    from exact_odds import (BACCARAT_GOLD, PRESETS, DrawRules, Policy, batch_expectations, load_rules, resolve)
+
+    rules = dict(name="x", naturals=frozenset({8, 9}), player=PUNTO_BANCO.player, banker_when_player_stood=PUNTO_BANCO.player,
+                 banker_tableau=PUNTO_BANCO.banker_tableau)
+    result = analyze(1, "banker")
+    batch = batch_expectations([[4] * 13], "banker")
+    counted = batch_expectations([[4] * 13], "banker", outcomes=True)
+    presets = ", ".join(PRESETS)
+    # (public name, what is called, the refusal, the parameter the message begins with or None)
+    return [
+        ("Shoe", lambda: Shoe((4,) * 13, None, 5), "a shoe's description must be text, not 5", None),
+        ("Shoe", lambda: Shoe.decks(True), "the number of decks must be a positive integer, not True", None),
+        ("Shoe", lambda: Shoe.parse(5), "spec must be text (a str), not 5", "spec"),
+        ("Shoe", lambda: Shoe.decks(1).remove({"A": 2}),  # a mapping would have removed one ace, not two
+         "Shoe.remove takes card text or cards, each as many times as it is removed, not a mapping of cards to counts", None),
+        ("Shoe", lambda: Shoe.decks(1).checked(0), "cards must be a whole number of cards to draw from 1, not 0", "cards"),
+        ("Shoe", lambda: Shoe.decks(1).class_counts([0] * 51),
+         "labels must be 52 class labels, one per card (rank-major), each a whole number from 0 to 51, not (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0,...'",
+         "labels"),
+        ("DrawRules", lambda: DrawRules(**rules, commission=2.5), "rules 'x': commission: must be an exact number (an int or a Fraction), not 2.5", None),
+        ("DrawRules", lambda: DrawRules(**{**rules, "name": None}), "rules None: name: must be a name (text), not None", None),
+        ("DrawRules", lambda: DrawRules(**{**rules, "naturals": 8}), "rules 'x': naturals: must be a sequence of totals, not 8", None),
+        ("PUNTO_BANCO", lambda: PUNTO_BANCO.mark("dealer", 5), "side must be player or banker, not 'dealer'", "side"),
+        ("PUNTO_BANCO", lambda: PUNTO_BANCO.mark("player", 10), "total must be a two-card total 0-9, not 10", "total"),
+        ("PUNTO_BANCO", lambda: PUNTO_BANCO.with_pays(None, 8.0),
+         "rules 'Punto Banco': tie_pays: must be an exact number (an int or a Fraction), not 8.0", None),
+        ("BACCARAT_GOLD", lambda: BACCARAT_GOLD.mark("banker", 3, "8"),
+         "player_third must be a third card's value 0-9, or None where the player stood, not '8'", "player_third"),
+        ("PRESETS", lambda: PRESETS["punto"], f"no preset 'punto' (the presets: {presets})", "name"),
+        ("load_rules", lambda: load_rules(b"name = 'x'", "x.toml"), "text must be text (a str), not b\"name = 'x'\"", "text"),
+        ("load_rules", lambda: load_rules("", None), "origin must be text (a str), not None", "origin"),
+        ("Policy", lambda: Policy((("player_on_5", 2),)), "policy player_on_5 must be a probability from 0 to 1, not 2", "policy"),
+        ("Policy", lambda: Policy((("player_on_5", 0.5),)), "policy player_on_5 must be an exact number (an int or a Fraction), not 0.5", "policy"),
+        ("Policy", lambda: Policy(base="best"), "policy base must be one of punto_banco, optimal or None, not 'best'", "policy"),
+        ("Policy", lambda: Policy.parse(5), "policy must be text (a str), not 5", "policy"),
+        ("resolve", lambda: resolve(5), f"rules are a DrawRules, a preset name ({presets}) or a rules file's path, not 5", "rules"),
+        ("resolve", lambda: resolve(BACCARAT_GOLD, 5), 'policy must be a Policy or its text ("player_on_5=draw"), not 5', "policy"),
+        ("resolve", lambda: resolve(PUNTO_BANCO).player_weight(-1, 5), "first must be a card's point value 0-9, not -1", "first"),
+        ("resolve", lambda: resolve(PUNTO_BANCO).banker_weight(3, 4, 10), "player_third must be a card's point value 0-9, not 10", "player_third"),
+        ("Policy", lambda: Policy.parse("player_on_5=draw").summary("short"), "limit must be a whole number of characters from 80, not 'short'",
+         "limit"),
+        ("catalog", lambda: catalog()["dragon7"], "unknown bet 'dragon7'; did you mean dragon_7?", "name"),
+        ("catalog", lambda: catalog().__setitem__("x", 5), "a catalog holds each Bet under its own name, not 5 under 'x'", "name"),
+        ("load_bets", lambda: load_bets(None, "mine.toml"), "text must be text (a str), not None", "text"),
+        ("analyze", lambda: analyze(1, "banker", engine="fast"),
+         "engine must be an engine (PlainEngine(), or None for the compiled evaluator), not 'fast'", "engine"),
+        ("analyze", lambda: analyze(1, "banker", given=5), 'given must be a condition (its text, e.g. "winner == tie"), not 5', "given"),
+        ("analyze", lambda: analyze(1, "banker", policy=5), 'policy must be a Policy or its text ("player_on_5=draw"), not 5', "policy"),
+        ("analyze", lambda: analyze(1, []), "bets is empty (give names separated by commas, or all)", "bets"),
+        ("analyze", lambda: result.probability("bank"), "outcome must be one of banker, player, tie, not 'bank'", "outcome"),
+        ("analyze", lambda: result["dragon_7"], "no bet 'dragon_7' in this analysis (it has banker)", "name"),
+        ("analyze", lambda: result.to_dict("a note"), "notes must be a list of sentences (text), not 'a note'", "notes"),
+        ("batch_expectations", lambda: batch_expectations([[4] * 13], "banker", outcomes=1), "outcomes must be True or False, not 1", "outcomes"),
+        ("batch_expectations", lambda: batch_expectations([[4] * 13], 5),
+         "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5", "bets"),
+        ("batch_expectations", lambda: batch_expectations([[4] * 13], "banker", rules=5),
+         f"rules are a DrawRules, a preset name ({presets}) or a rules file's path, not 5", "rules"),
+        ("batch_expectations", lambda: batch.expected_value(0, "dragon_7"), "bet 'dragon_7' is not a bet of this batch (banker)", "bet"),
+        ("batch_expectations", lambda: batch.expected_value(1, "banker"), "shoe must be a whole number from 0 to 0, not 1", "shoe"),
+        ("batch_expectations", lambda: batch.expected_value(-1, "banker"), "shoe must be a whole number from 0 to 0, not -1", "shoe"),
+        ("batch_expectations", lambda: counted.outcome_probability(0, "bank"), "outcome must be one of banker, player, tie, not 'bank'", "outcome"),
+    ]
+
+
+ENTRY_POINTS = _entry_points()
+
+
+@pytest.mark.parametrize("name,call,message,parameter", ENTRY_POINTS, ids=[f"{case[0]}-{index}" for index, case in enumerate(ENTRY_POINTS)])
+def test_every_entry_point_refuses_a_bad_input_as_one_input_error(name, call, message, parameter):
+    with pytest.raises(InputError, match=f"^{re.escape(message)}$") as refused:
+        call()
+    assert refused.value.parameter == parameter
+
+
+def test_the_list_holds_every_public_name_that_takes_input():
+    """kernel_info takes nothing; InputError is the refusal itself."""
+    import exact_odds
+
+    assert {case[0] for case in ENTRY_POINTS} == set(exact_odds.PUBLIC) - {"kernel_info", "InputError"}
+
+
+def test_a_name_not_there_is_also_a_key_error():
+    """Lookups by name stay those of a mapping: ``in`` and ``.get`` answer, a KeyError is caught."""
+    from exact_odds import PRESETS
+
+    result = analyze(1, "banker")
+    assert "dragon7" not in catalog() and catalog().get("dragon7") is None and PRESETS.get("punto") is None
+    for lookup in (lambda: catalog()["dragon7"], lambda: PRESETS["punto"], lambda: result["tie"]):
+        with pytest.raises(KeyError, match="^(unknown bet|no preset|no bet)"):
+            lookup()

@@ -276,3 +276,198 @@ def test_by_a_slot_not_dealt_says_none(run, feature, fmt):
         tally[dict(key)[feature]] += count
     label = (lambda value: RANKS[value]) if feature.endswith("rank") else str
     assert by_rows(out, fmt) == [("none" if value == -1 else label(value), int(count)) for value, count in sorted(tally.items())]
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 29, class 8: one rule for bet names in the CLI, the library and the API
+# ---------------------------------------------------------------------------------------------
+
+EMPTY_NAME = "holds an empty name (two commas together, or one at an end): give each name once, separated by commas"
+NAME_CASES = [
+    # (the names as given, the library's message; the CLI prints it with --bets for bets)
+    ("banker,,", f"bets 'banker,,' {EMPTY_NAME}"),
+    (",banker", f"bets ',banker' {EMPTY_NAME}"),
+    ("banker, ,tie", f"bets 'banker, ,tie' {EMPTY_NAME}"),
+    ("banker,tie,BANKER", "bets names banker twice: give each bet once"),
+    ("tie, tie", "bets names tie twice: give each bet once"),
+    (" , ", "bets is empty (give names separated by commas, or all)"),
+    ("dragon7", "unknown bet 'dragon7'; did you mean dragon_7?"),
+    ("bunker", "unknown bet 'bunker'; did you mean banker or ez_banker?"),
+    ("perfect", "unknown bet 'perfect'; did you mean perfect_pair or perfect_pair_v2?"),
+    ("nope", "unknown bet 'nope': no bet of the catalog, the main bets or the bets given is named so"),
+]
+
+
+def cli_terms(message: str, option: str = "--bets") -> str:
+    return option + message[len("bets"):] if message.startswith("bets ") else message
+
+
+@pytest.mark.parametrize("names,message", NAME_CASES)
+def test_the_library_refuses_bet_names_in_one_line(names, message):
+    from exact_odds import InputError, analyze
+    from exact_odds.studies.joint import joint
+    from exact_odds.studies.sizing import size
+
+    for call in (lambda: analyze(1, names), lambda: joint(1, names), lambda: size(1, names, 100)):
+        with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
+            call()
+
+
+@pytest.mark.parametrize("names,message", NAME_CASES)
+@pytest.mark.parametrize("command", [[], ["eor"], ["size", "--bankroll", "100"], ["simulate", "--shoes", "1"], ["formula"]],
+                         ids=["analysis", "eor", "size", "simulate", "formula"])
+def test_the_cli_refuses_bet_names_by_the_same_rule(run, command, names, message):
+    code, out, err = run(*command, "--decks", "1", "--bets", names) if command != ["formula"] else run("formula", "--bets", names)
+    assert (code, out, err) == (2, "", f"{ERROR}{cli_terms(message)}\n")
+
+
+@pytest.mark.parametrize("argv,message", [
+    (["solve-pay", "--bet", "dragon7", "--edge", "5"], "unknown bet 'dragon7'; did you mean dragon_7?"),
+    (["size", "--decks", "1", "--bankroll", "100", "--bets", "banker,dragon_7", "--side-needs-main", "--unit", "1", "--main", "banker,,"],
+     f"--main 'banker,,' {EMPTY_NAME}"),
+    (["size", "--decks", "1", "--bankroll", "100", "--bets", "banker,dragon_7", "--side-needs-main", "--unit", "1", "--main", "banker,banker"],
+     "--main names banker twice: give each bet once"),
+])
+def test_other_options_that_name_bets_follow_the_rule(run, argv, message):
+    assert run(*argv) == (2, "", f"{ERROR}{message}\n")
+
+
+def test_a_list_of_bets_follows_the_same_rule():
+    """A bet given twice, by name or as a Bet, in any mix; no bet at all (the CLI refuses an empty
+    --bets: the library no longer answers an analysis of no bets)."""
+    from exact_odds import InputError, analyze, batch_expectations
+
+    tie = catalog()["tie"]
+    for bets, message in (([], "bets is empty (give names separated by commas, or all)"),
+                          (["banker", "banker"], "bets names banker twice: give each bet once"),
+                          ([tie, "tie"], "bets names tie twice: give each bet once"),
+                          (["all", "dragon_7"], "bets names dragon_7 twice: give each bet once"),
+                          ([tie, load_bets('[[bet]]\nname = "tie"\npays = [{ when = "winner == tie", pays = "9" }]\n', "mine")["tie"]],
+                           "bets names tie twice: give each bet once")):
+        with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
+            analyze(1, bets)
+    with pytest.raises(InputError, match="^bets names tie twice: give each bet once$"):
+        batch_expectations([[4] * 13], [tie, tie])
+
+
+@pytest.mark.parametrize("names,message", [case for case in NAME_CASES if not case[0].strip(" ,")] + NAME_CASES[:4] + NAME_CASES[6:8])
+def test_the_api_refuses_bet_names_by_the_same_rule(tmp_path, names, message):
+    pytest.importorskip("fastapi")
+    pytest.importorskip("httpx")
+    from fastapi.testclient import TestClient
+
+    from exact_odds.serve.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+        for path, body in (("/api/v1/analysis", {"decks": "1", "bets": names}), ("/api/v1/sessions", {"decks": "1", "bets": names}),
+                           ("/api/v1/size", {"decks": "1", "bets": names, "bankroll": "100"})):
+            response = client.post(path, json=body)
+            assert (response.status_code, response.json()) == (422, {"error": message}), path
+        session = client.post("/api/v1/sessions", json={"decks": "1", "bets": "banker,player,tie"}).json()["id"]
+        if names.strip(" ,") and not message.startswith("unknown"):  # the session's bets to size
+            response = client.post(f"/api/v1/sessions/{session}/size", json={"bankroll": "100", "bets": names})
+            assert (response.status_code, response.json()) == (422, {"error": message})
+
+
+# ---------------------------------------------------------------------------------------------
+# Issue 29, class 8: user text is text in every format (HTML, Markdown, LaTeX, CSV)
+# ---------------------------------------------------------------------------------------------
+
+HOSTILE_BETS = r'''[[bet]]
+name = "hostile"
+description = "<img src=x onerror=alert(1)> | [x](javascript:y)\nsecond line"
+pays = [
+  { when = "winner == tie", pays = "8", event = "=HYPERLINK(\"http://evil\",\"x\")" },
+  { when = "winner == banker", pays = "push", event = "<script>alert(2)</script> | more" },
+  { when = "winner == player and player_total == 9", pays = "1", event = "@SUM(A1)" },
+  { when = "winner == player and player_total == 8", pays = "1", event = "-2+3" },
+  { when = "winner == player and player_total == 7", pays = "1", event = "+1" },
+]
+'''
+
+
+@pytest.fixture
+def hostile_bets(tmp_path):
+    path = tmp_path / "hostile.toml"
+    path.write_text(HOSTILE_BETS, encoding="utf-8")
+    return str(path)
+
+
+def test_markdown_shows_a_bets_files_text_and_never_runs_it(run, hostile_bets):
+    code, out, err = run("--decks", "1", "--bets-file", hostile_bets, "--bets", "hostile", "--format", "markdown", "--returns")
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert "## hostile: &lt;img src=x onerror=alert(1)> | \\[x](javascript:y) second line" in lines
+    events = [line.split(" | ")[0].removeprefix("| ").rstrip() for line in lines if line.startswith("| ") and "|-" not in line]
+    assert events[-8:] == ["event", '=HYPERLINK("http://evil","x")', "&lt;script>alert(2)&lt;/script> \\| more", "@SUM(A1)", "-2+3", "+1",
+                           "any other result", "total"]
+    assert not re.search("<(script|img)", out, re.IGNORECASE)
+
+
+def test_csv_cells_a_spreadsheet_would_run_are_text(run, hostile_bets):
+    """A cell starting = + - @ that is not a number is written after a quote; numbers (-1, -93.709517, +1) as they are."""
+    code, out, err = run("--decks", "1", "--bets-file", hostile_bets, "--bets", "hostile", "--format", "csv")
+    assert (code, err) == (0, "")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert [row[2] for row in rows if row[0] == "return"] == ["'=HYPERLINK(\"http://evil\",\"x\")", "<script>alert(2)</script> | more",
+                                                              "'@SUM(A1)", "'-2+3", "+1", "any other result"]
+    assert [row[9] for row in rows if row[0] == "bet"] == ["-93.709517"]
+    assert [row[8] for row in rows if row[2] == "any other result"] == ["-6580601/50896300"]
+
+
+def test_the_report_escapes_the_title_submitter_and_game_in_markdown_and_html(run, tmp_path):
+    pytest.importorskip("matplotlib")
+    out = tmp_path / "report"
+    code, printed, err = run("report", "--decks", "1", "--shoes", "0", "--bets", "tie", "--out", str(out),
+                             "--title", "<script>alert(1)</script> & co", "--submitter", "A | B <img src=x>", "--game", "[l](javascript:y)")
+    assert (code, err) == (0, ""), err
+    markdown = (out / "tie.md").read_text(encoding="utf-8")
+    lines = markdown.splitlines()
+    assert lines[0] == "# &lt;script>alert(1)&lt;/script> &amp; co"
+    cover = {line.split("|")[1].strip(): line.split(" | ", 1)[1].rstrip(" |") for line in lines[2:11] if line.startswith("| ") and "---" not in line}
+    assert (cover["game"], cover["submitter"]) == ("\\[l](javascript:y)", "A \\| B &lt;img src=x>")
+    page = (out / "tie.html").read_text(encoding="utf-8")
+    assert "<title>&lt;script&gt;alert(1)&lt;/script&gt; &amp; co</title>" in page
+    for text in (markdown, page, (out / "index.md").read_text(encoding="utf-8"), (out / "index.html").read_text(encoding="utf-8")):
+        assert not re.search("<(script|img)", text, re.IGNORECASE)
+
+
+def test_latex_keeps_a_rules_name_inside_its_comment(run, tmp_path):
+    """A rules name holding a line break and LaTeX commands: the comment that names it stays one
+    line, so no command of the name is read (it ran \\end{document} on a line of its own)."""
+    import json as json_module
+
+    from exact_odds.core.rules import CHEMIN_DE_FER_A, rules_toml
+
+    name = "x}\\input{/etc/passwd}\n\\end{document} % & _ # <b>"
+    text = re.sub(r"name = .*", lambda match: "name = " + json_module.dumps(name), rules_toml(CHEMIN_DE_FER_A), count=1)
+    (tmp_path / "rules.toml").write_text(text, encoding="utf-8")
+    code, out, err = run("chemin-de-fer", "--rules", str(tmp_path / "rules.toml"), "--decks", "1", "--format", "latex")
+    assert (code, err) == (0, "")
+    first = out.splitlines()[0]
+    assert first == "% x}\\input{/etc/passwd} \\end{document} % & _ # <b>: 1 deck, no commission (a zero-sum game)"
+    assert [line for line in out.splitlines() if "\\end{document}" in line or "\\input" in line] == [first]
+
+
+def test_every_format_escapes_text_in_each_kind_of_block():
+    """The renderer itself, block by block: a heading, a paragraph, items, a table cell and detail,
+    a comment, a fenced block and a verbatim one."""
+    from exact_odds.output.blocks import Comment, Document, Heading, Items, Paragraph, Preformatted, table
+    from exact_odds.output.render import render
+
+    hostile = "<b>x</b> & [a](javascript:b) -->\n```\n\\end{verbatim}\\input{y}"
+    document = Document((Heading(2, hostile), Paragraph(hostile), Items((hostile,), hostile), table(["h"], [[hostile]]),
+                         Comment((hostile,)), Preformatted(hostile)))
+    markdown = render(document, "markdown")
+    marked_up, fenced = markdown.split("\n````text\n")
+    assert fenced == hostile + "\n````\n"  # as it is, in a fence longer than any run of backquotes inside
+    assert "<b>" not in marked_up
+    comments = [line for line in marked_up.splitlines() if "<!--" in line]  # one line, and nothing inside ends it
+    assert comments == ["<!-- &lt;b&gt;x&lt;/b&gt; &amp; [a](javascript:b) - -&gt; ``` \\end{verbatim}\\input{y} -->"]
+    assert "## &lt;b>x&lt;/b> &amp; \\[a](javascript:b) --> ``` \\\\end{verbatim}\\\\input{y}" in markdown
+    page = render(document, "html")
+    assert "<b>" not in page and page.count("-->") == 1
+    latex = render(document, "latex")
+    assert [line for line in latex.splitlines() if "\\end{verbatim}" in line and not line.startswith("%")] == ["\\end{verbatim}"]
+    assert "\n\\end {verbatim}\\input{y}\n" in latex  # inside the verbatim block, which it no longer ends
+    assert latex.splitlines()[0] == "\\subsection*{<b>x</b> \\& [a](javascript:b) --> ``` \\textbackslash{}end\\{verbatim\\}\\textbackslash{}input\\{y\\}}"

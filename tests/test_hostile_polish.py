@@ -132,21 +132,21 @@ def plain_mode(path: Path, folder: bool = False) -> int:
 
 def test_a_plot_follows_the_umask(tmp_path, umask):
     target = tmp_path / "plot.png"
-    FileTarget(str(target), "--plot").write(b"\x89PNG")
+    FileTarget(str(target), "--plot", b"mark").write(b"\x89PNG")
     assert target.stat().st_mode & 0o777 == plain_mode(tmp_path / "plain") == 0o666 & ~umask
 
 
 def test_a_plot_written_over_a_file_follows_the_umask(tmp_path, umask):
     target = tmp_path / "plot.png"
-    target.write_bytes(b"old")
+    target.write_bytes(b"old, with the mark")  # a plot drawn here before
     target.chmod(0o600)
-    FileTarget(str(target), "--plot").write(b"\x89PNG")
+    FileTarget(str(target), "--plot", b"mark").write(b"\x89PNG")
     assert target.read_bytes() == b"\x89PNG" and target.stat().st_mode & 0o777 == 0o666 & ~umask
 
 
 def test_a_folder_of_results_follows_the_umask(tmp_path, umask):
     out = tmp_path / "out"
-    with FolderTarget(str(out), False) as target:
+    with FolderTarget(str(out), False, "test") as target:
         target.write({"a.txt": "a\n", "sub/b.txt": "b\n"})
     files = plain_mode(tmp_path / "plain")
     folders = plain_mode(tmp_path / "plain-folder", folder=True)

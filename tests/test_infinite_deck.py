@@ -39,7 +39,7 @@ def test_infinite_deck_main_outcomes():
 
 
 def test_infinite_deck_equals_drawing_with_replacement():
-    result = analyze(Shoe.infinite(), [], engine=PlainEngine())
+    result = analyze(Shoe.infinite(), "tie", engine=PlainEngine())
     assert {name: result.probability(name) for name in INFINITE_DECK} == with_replacement_outcomes()
 
 

@@ -86,7 +86,7 @@ def test_to_dict_holds_every_combination_exactly():
 
 
 @pytest.mark.parametrize("bets, message", [
-    ([], "at least one bet"),
+    ([], "bets is empty \\(give names separated by commas, or all\\)"),
     ("bogus", "unknown bet 'bogus'"),
     (["banker"] + [name for name in catalog() if name.startswith("egalite")], f"at most {MAX_BETS} bets"),
 ])

@@ -94,7 +94,7 @@ def test_super_tie_matches_the_wizard_of_odds_table():
 def test_losing_half_the_stake():
     bet = load_bets('[[bet]]\nname = "half"\npays = [{ when = "winner == tie", pays = "lose 1/2" }, { when = "true", pays = "1" }]\n', "t")["half"]
     result = analyze(Shoe.decks(8), [bet]).bets[0]
-    tie = analyze(Shoe.decks(8), []).probability("tie")
+    tie = analyze(Shoe.decks(8), "tie").probability("tie")
     assert result.expected_value == (1 - tie) - tie / 2
     assert result.rows[0].pays.net == Fraction(-1, 2)
 
@@ -102,7 +102,7 @@ def test_losing_half_the_stake():
 def test_conditional_odds_are_ratios_of_counts():
     bets = [catalog()["banker"], catalog()["player_pair"]]
     conditional = analyze(Shoe.decks(2), bets, given="player_two_card_total == 5 and banker_card1_rank == K")
-    whole = analyze(Shoe.decks(2), [], engine=PlainEngine())
+    whole = analyze(Shoe.decks(2), "tie", engine=PlainEngine())
     assert conditional.given is not None and conditional.total == conditional.given.combinations
     assert conditional.given.total == whole.total
     plain = analyze(Shoe.decks(2), bets, engine=PlainEngine(), given="player_two_card_total == 5 and banker_card1_rank == K")

@@ -32,10 +32,11 @@ def test_all_is_every_bet_the_shoe_can_settle():
     assert [result.bet.name for result in by_rank.bets] == [name for name, bet in catalog().items() if not bet.needs_suits]
 
 
-def test_no_bets_are_the_main_bets_and_an_empty_list_the_outcomes_alone():
+def test_no_bets_are_the_main_bets_and_an_empty_list_is_refused_as_the_cli_refuses_it(run):
     assert [result.bet.name for result in analyze(8).bets] == ["banker", "player", "tie"]
-    alone = analyze(8, [])
-    assert alone.bets == () and alone.outcomes == analyze(8).outcomes
+    with pytest.raises(InputError, match=r"^bets is empty \(give names separated by commas, or all\)$"):
+        analyze(8, [])
+    assert run("--decks", "8", "--bets", "") == (2, "", "baccarat-odds: error: --bets is empty (give names separated by commas, or all)\n")
 
 
 def test_rules_by_name_take_their_pays():
@@ -56,7 +57,7 @@ def test_a_shoe_as_people_write_it(given, explicit):
 @pytest.mark.parametrize(("call", "message"), [
     (lambda: analyze(3.5), "a shoe is a Shoe, a number of decks, inf, a composition such as \"A=32,K=32\" or a mapping of cards to counts, not 3.5"),
     (lambda: analyze(True), "a shoe is a Shoe, a number of decks, inf, a composition such as \"A=32,K=32\" or a mapping of cards to counts, not True"),
-    (lambda: analyze(8, "nope"), "unknown bet 'nope' (see `baccarat-odds bets` for the catalog)"),
+    (lambda: analyze(8, "nope"), "unknown bet 'nope': no bet of the catalog, the main bets or the bets given is named so"),
     (lambda: analyze(8, ""), "bets is empty (give names separated by commas, or all)"),
     (lambda: analyze(8, [5]), "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5"),
     (lambda: analyze(8, rules="nope"), "rules 'nope' is neither a preset (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) nor a rules file"),

@@ -101,7 +101,7 @@ def test_the_state_carries_what_to_bet_after_each_card(client):
     ({"bankroll": 100, "kelly": "0"}, 422, "kelly must be a fraction above 0 and at most 1"),
     ({"bankroll": 100, "rebate": "100"}, 422, "rebate must be at least 0 and below 100 percent, not '100'"),
     ({"bankroll": 100, "bets": "zz"}, 422, "bets: 'zz' is not a bet of this session (banker, player, tie, dragon_7)"),
-    ({"bankroll": 100, "bets": "banker,banker"}, 422, "bets: a bet is named twice"),
+    ({"bankroll": 100, "bets": "banker,banker"}, 422, "bets names banker twice: give each bet once"),
     ({"bankroll": 100, "min": "dragon_7=9", "max": "dragon_7=5"}, 422, "the minimum for dragon_7 (9) is above its maximum (5)"),
     ({"bankroll": 100, "unit": "0"}, 422, "the unit must be positive, not 0"),
     ({"bankroll": 100, "main": "banker"}, 422, "main names the main bets for side_needs_main and side_ratio"),

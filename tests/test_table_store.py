@@ -173,6 +173,31 @@ def test_patterns_are_kept_and_forged_ones_refused(folder, monkeypatch):
     assert patterns.pattern_form(PAIRS_KEY, PAIRS).patterns == first.patterns and calls == [1, 1]
 
 
+MIXED = (bet_from_record({"name": "mixed", "pays": [{"when": "player_card2_value != banker_card1_value", "pays": "2"},
+                                                   {"when": "banker_card2_rank == banker_card1_rank", "pays": "0.54"}]}, "test"),)
+MIXED_KEY = tracked_key(MIXED[0].card_slots)
+
+
+def test_no_pattern_form_is_kept_as_none_and_a_forged_one_refused(folder, monkeypatch):
+    """Bets with no pattern form (issue 29: keeping "none" crashed) are found to have none once;
+    a file that says the form applies with no patterns, or with patterns of other slots, is rebuilt."""
+    calls = []
+    original = patterns._settled_patterns
+    monkeypatch.setattr(patterns, "_settled_patterns", lambda *arguments: calls.append(1) or original(*arguments))
+    forget()
+    assert patterns.pattern_form(MIXED_KEY, MIXED) is None
+    forget()
+    assert patterns.pattern_form(MIXED_KEY, MIXED) is None and calls == [1]
+    (path,) = folder.glob(f"patterns-*{store.SUFFIX}")
+    assert store._decode(path.read_bytes())[0]["patterns"].shape == (0, len(MIXED_KEY))
+    for forged in ({"applies": np.array([1]), "patterns": np.zeros((0, len(MIXED_KEY)), dtype=np.int8)},
+                   {"applies": np.array([1]), "patterns": np.zeros((1, len(MIXED_KEY) + 1), dtype=np.int8)}):
+        path.write_bytes(store._encode(forged))
+        forget()
+        assert patterns.pattern_form(MIXED_KEY, MIXED) is None
+    assert calls == [1, 1, 1]
+
+
 @pytest.mark.parametrize("kind", KINDS)
 def test_off_keeps_nothing_and_an_unwritable_folder_is_no_error(tmp_path, monkeypatch, kind):
     monkeypatch.setenv("EXACT_ODDS_CACHE", "off")

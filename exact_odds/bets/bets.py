@@ -21,9 +21,9 @@ from typing import Any
 import numpy as np
 
 from .conditions import Condition, parse_condition
-from ..errors import InputError
+from ..errors import InputError, UnknownName
 from ..core.features import Array, Columns, Levels, merge_levels
-from ..core.numbers import parse_exact, parse_toml, shown
+from ..core.numbers import parse_exact, parse_toml, shown, text_of
 from ..core.rules import DrawRules
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
@@ -247,6 +247,8 @@ def load_bets(text: str, origin: str) -> dict[str, Bet]:
     >>> load_bets(text, "mine.toml")["natural_9"].rows[0].pays.net
     Fraction(4, 1)
     """
+    text_of(origin, "origin", parameter="origin")
+    text_of(text, "text", parameter="text")
     try:
         data = parse_toml(text)
     except ValueError as error:  # tomllib.TOMLDecodeError
@@ -279,19 +281,21 @@ class Catalog(MutableMapping[str, Bet]):
         return self.read()
 
     def __getitem__(self, name: str) -> Bet:
-        if name in self.removed:
-            raise KeyError(name)
+        if not isinstance(name, str) or name in self.removed or (name not in self.bets and name not in self.records):
+            raise UnknownName(str(unknown_bet(name, self)), parameter="name")
         if name not in self.bets:
             self.bets[name] = _built(self.origin, name, self.records[name])
         return self.bets[name]
 
     def __setitem__(self, name: str, bet: Bet) -> None:
+        if not isinstance(name, str) or not isinstance(bet, Bet) or bet.name != name:
+            raise InputError(f"a catalog holds each Bet under its own name, not {shown(bet)} under {shown(name)}", parameter="name")
         self.removed.discard(name)
         self.bets[name] = bet
 
     def __delitem__(self, name: str) -> None:
         if name not in self:
-            raise KeyError(name)
+            raise UnknownName(str(unknown_bet(name, self)), parameter="name")
         self.removed.add(name)
 
     def __iter__(self) -> Iterator[str]:
@@ -345,8 +349,8 @@ MAIN_BETS = ("banker", "player", "tie")
 
 def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_known: bool, own: Sequence[str] = (),
                 option: str = "bets") -> tuple[list[Bet], list[str]]:
-    """The bets named by ``option`` (comma-separated names or ``all``) and a list of notes; without
-    it, the main bets and the user's ``own`` bets (those of ``--bets-file``).
+    """The bets named by ``option`` (comma-separated names or ``all``, read by :func:`bet_names`)
+    and a list of notes; without it, the main bets and the user's ``own`` bets (those of ``--bets-file``).
 
     ``all`` leaves out bets on suits when the shoe does not know suits, and says so; a bet named, or
     one of the user's own, that reads suits is refused on such a shoe.
@@ -361,17 +365,70 @@ def select_bets(available: MutableMapping[str, Bet], names: str | None, suits_kn
             chosen = [name for name in chosen if name not in suited]
             notes.append(f"left out (bets on suits need a shoe with per-card counts, and this one is by rank): {', '.join(suited)}")
     else:
-        chosen = [name.strip().lower() for name in names.split(",") if name.strip()]
-        if not chosen:
-            raise InputError(f"{option} is empty (give names separated by commas, or all)")
+        chosen = bet_names(names, option)
     if names is None or names.strip().lower() != "all":
         for name in chosen:
             if name not in available:
-                raise InputError(f"unknown bet {name!r} (see `baccarat-odds bets` for the catalog)")
+                raise unknown_bet(name, available)
             if available[name].needs_suits and not suits_known:
                 raise InputError(f"bet {name!r} reads suits, but the shoe is given by rank only (give per-card counts, e.g. 9h=7,...)")
     return [available[name] for name in dict.fromkeys(chosen)], notes
 
+
+def bet_names(text: str, parameter: str = "bets") -> list[str]:
+    """The bet names in ``text``, separated by commas, as the command line, the library and the
+    server all read them: each in lower case, the spaces around it dropped. No name, an empty name
+    (``banker,,``) and a name given twice are refused in one line (an :class:`InputError` whose
+    message begins with ``parameter``).
+
+    >>> bet_names(" Banker , dragon_7")
+    ['banker', 'dragon_7']
+    >>> bet_names("banker,,")
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: bets 'banker,,' holds an empty name (two commas together, or one at an end): give each name once, separated by commas
+    """
+    if not isinstance(text, str):
+        raise InputError(f"{parameter} are names separated by commas, not {shown(text)}", parameter=parameter)
+    names = [name.strip().lower() for name in text.split(",")]
+    if not any(names):
+        raise InputError(f"{parameter} is empty (give names separated by commas, or all)", parameter=parameter)
+    if "" in names:
+        raise InputError(f"{parameter} {shown(text)} holds an empty name (two commas together, or one at an end): "
+                         "give each name once, separated by commas", parameter=parameter)
+    return names_once(names, parameter)
+
+
+def names_once(names: Sequence[str], parameter: str = "bets") -> list[str]:
+    """``names``, refused where one is given twice (a record by name would keep only one of them).
+
+    >>> names_once(["banker", "tie", "banker"])
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: bets names banker twice: give each bet once
+    """
+    seen: set[str] = set()
+    for name in names:
+        if name in seen:
+            raise InputError(f"{parameter} names {name} twice: give each bet once", parameter=parameter)
+        seen.add(name)
+    return list(names)
+
+
+def unknown_bet(name: str, known: Iterable[str]) -> InputError:
+    """The refusal of a bet ``name`` that is not one of ``known``, offering the closest names.
+
+    >>> print(unknown_bet("dragon7", catalog()))
+    unknown bet 'dragon7'; did you mean dragon_7?
+    >>> print(unknown_bet("nope", catalog()))
+    unknown bet 'nope': no bet of the catalog, the main bets or the bets given is named so
+    """
+    import difflib
+
+    close = difflib.get_close_matches(name, list(known), n=3) if isinstance(name, str) and len(name) <= 100 else []
+    if not close:
+        return InputError(f"unknown bet {shown(name)}: no bet of the catalog, the main bets or the bets given is named so")
+    return InputError(f"unknown bet {shown(name)}; did you mean {', '.join(close[:-1]) + ' or ' if len(close) > 1 else ''}{close[-1]}?")
 
 
 def check_reach(chosen: Sequence[Bet], commission: bool, tie_pays: bool, own: Sequence[str] = (), own_name: str = "bets_file") -> None:
@@ -393,33 +450,46 @@ def check_reach(chosen: Sequence[Bet], commission: bool, tie_pays: bool, own: Se
                          parameter=own_name.split(" ")[0])
 
 def as_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, suits_known: bool) -> list[Bet]:
-    """Bets as people give them: None for the main bets, a name, comma-separated names or ``all`` (every catalog bet the shoe
-    can settle: bets on suits need a shoe that knows suits, and a UserWarning says which were left out), a :class:`Bet`, or a list of either (an
-    empty list: the outcomes alone). The
-    main bets named are those of ``rules`` (their commission and tie pay).
+    """Bets as people give them (see :func:`chosen_bets`); a UserWarning says what ``all`` left out.
 
     >>> from exact_odds.core.rules import BACCARAT_GOLD
     >>> [(bet.name, str(bet.rows[0].pays.net)) for bet in as_bets("banker, tie", BACCARAT_GOLD, True)]
     [('banker', '19/20'), ('tie', '9')]
     """
+    chosen, notes = chosen_bets(bets, rules, suits_known)
+    for note in notes:  # what the command line prints as a note: "all" without the bets on suits
+        warnings.warn(note, UserWarning, stacklevel=3)
+    return chosen
+
+
+def chosen_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, suits_known: bool) -> tuple[list[Bet], list[str]]:
+    """Bets as people give them, and the notes of their choice: None for the main bets, a name,
+    comma-separated names or ``all`` (every catalog bet the shoe can settle: bets on suits need a
+    shoe that knows suits, and a note says which were left out), a :class:`Bet`, or a list of
+    either. The main bets named are those of ``rules`` (their commission and tie pay). No bet, an
+    empty name and a bet given twice are refused, as the command line refuses them
+    (:func:`bet_names`)."""
     if bets is None:
-        return select_bets(available_bets(rules), None, suits_known)[0]
+        return select_bets(available_bets(rules), None, suits_known)
     if isinstance(bets, (str, Bet)):
         bets = [bets]
     if not isinstance(bets, Iterable):
-        raise InputError(f"bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not {shown(bets)}")
+        raise InputError(f"bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not {shown(bets)}", parameter="bets")
     chosen: list[Bet] = []
+    notes: list[str] = []
     for bet in bets:
         if isinstance(bet, Bet):
             chosen.append(bet)
         elif isinstance(bet, str):
-            named, notes = select_bets(available_bets(rules), bet, suits_known, option="bets")
-            for note in notes:  # what the command line prints as a note: "all" without the bets on suits
-                warnings.warn(note, UserWarning, stacklevel=3)
+            named, said = select_bets(available_bets(rules), bet, suits_known, option="bets")
             chosen.extend(named)
+            notes.extend(said)
         else:
-            raise InputError(f"bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not {shown(bet)}")
-    return list(dict.fromkeys(chosen))
+            raise InputError(f"bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not {shown(bet)}", parameter="bets")
+    if not chosen:
+        raise InputError("bets is empty (give names separated by commas, or all)", parameter="bets")
+    names_once([bet.name for bet in chosen], "bets")
+    return chosen, notes
 
 
 @lru_cache(maxsize=16)
@@ -443,7 +513,7 @@ def available_bets(rules: DrawRules, user_bets: dict[str, Bet] | None = None) ->
     bets.update(main_bets(rules))
     for name, bet in (user_bets or {}).items():
         if name in bets:
-            raise InputError(f"bets file: bet {name!r} is already in the catalog (see `baccarat-odds bets`); give it another name")
+            raise InputError(f"bets file: bet {name!r} is already in the catalog; give it another name")
         bets[name] = bet
     return bets
 

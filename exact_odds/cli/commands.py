@@ -200,8 +200,8 @@ class Options:
 
         return available_bets(self.rule_set(), self.user_bets())
 
-    def bets(self, suits_known: bool, option: str = "--bets") -> tuple[list[Any], list[str]]:
-        """The bets of --bets (given as ``option``); without it, banker, player, tie and the bets of
+    def bets(self, suits_known: bool, option: str = "bets") -> tuple[list[Any], list[str]]:
+        """The bets of --bets (given as ``option``, as the library names it); without it, banker, player, tie and the bets of
         --bets-file. The main bets' pays and a bets file must reach one of them (else they would
         change nothing)."""
         from ..bets.bets import available_bets, check_reach, select_bets
@@ -247,10 +247,10 @@ def plot_target(path: str | None) -> Any:
     if path is None:
         return None
     from ..output.files import FileTarget
-    from ..output.plots import pyplot
+    from ..output.plots import PNG_MARK, pyplot
 
     pyplot()
-    return FileTarget(path, "--plot")
+    return FileTarget(path, "--plot", PNG_MARK)
 
 
 class OutputLost(RuntimeError):
@@ -487,7 +487,9 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
     decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
     bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
     decisions = given_options.decisions_for_every_shoe("export")
-    with FolderTarget(out, force) as target, progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
+    tables = [f"decks-{count}.{kind}" for count in decks for kind in ("csv", "json", "md")]
+    with FolderTarget(out, force, "export", expected=[*tables, "README.md"]) as target, \
+            progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
         files = export_files(decks, bets, decisions, bar.update if bar else None, formulas, chemin)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n")
@@ -671,7 +673,9 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     browser = chromium() if pdf else None
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
     phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf)
-    with FolderTarget(out, force) as target, progress_bar("report", length=simulated + phases) as bar:
+    pages = [f"{name}.{kind}" for name in ["index", *(bet.name for bet in bets)] for kind in ("html", "md")]
+    with FolderTarget(out, force, "report", expected=pages + [f"{bet.name}.pdf" for bet in bets if pdf]) as target, \
+            progress_bar("report", length=simulated + phases) as bar:
         def phase(text: str) -> None:
             bar.label = text
             bar.update(1)
@@ -711,7 +715,7 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
     max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
     shoe = given_options.shoe()
-    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "--bet")
+    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "bet")
     solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
     emit(render(laid_out(solution_text(solution, shoe), versioned("solve_pay", solution_record(solution, shoe))), fmt))
 
@@ -741,6 +745,7 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     losses. Prints the stakes, the expected log growth of the bankroll per coup, the position's
     exact expected value, its standard deviation and the probability of losing all of it, and how
     the optimum was found; "no bet" where no stake grows the bankroll."""
+    from ..bets.bets import bet_names
     from ..engine.analysis import analyze
     from ..output.render import render
     from ..output.sizing_tables import sizing_document
@@ -758,9 +763,9 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
         raise InputError(f"--rebate must be at least 0 and below 100 percent, not {shown(rebate_text)}")
     if session_coups is not None and rebate_text is None:
         raise InputError("--session values a rebate on the session's net loss: give its --rebate PCT")
-    main = tuple(name.strip().lower() for name in main_text.split(",") if name.strip()) if main_text is not None else MAIN
-    if main_text is not None and not main:
+    if main_text is not None and not main_text.strip():
         raise InputError("--main is empty: name the main bets, separated by commas")
+    main = tuple(bet_names(main_text, "main")) if main_text is not None else MAIN
     if main_text is not None and not (side_needs_main or side_ratio is not None):
         raise InputError("--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave --main out")
     limits = Limits(per_bet(min_text, "--min", names) if min_text is not None else {}, per_bet(max_text, "--max", names) if max_text is not None else {},

@@ -78,6 +78,47 @@ def parse_probability(text: object, what: str, parameter: str | None = None) -> 
     return value
 
 
+def exact_value(value: object, what: str, parameter: str | None = None) -> Fraction:
+    """An exact number as a program passes one: an int (numpy's too) or a Fraction; a bool, a float
+    (never exact here) or anything else refused, naming ``what``.
+
+    >>> exact_value(5, "commission"), exact_value(Fraction(1, 2), "tie_pays")
+    (Fraction(5, 1), Fraction(1, 2))
+    >>> exact_value(2.5, "commission")
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: commission must be an exact number (an int or a Fraction), not 2.5
+    """
+    import numbers
+
+    if isinstance(value, numbers.Integral) and not isinstance(value, bool):
+        return Fraction(int(value))
+    if isinstance(value, Fraction):
+        return value
+    raise InputError(f"{what} must be an exact number (an int or a Fraction), not {shown(value)}", parameter=parameter)
+
+
+def index_in(value: object, size: int, what: str, parameter: str | None = None) -> int:
+    """``value`` as an index from 0 to ``size`` - 1 (an int, numpy's too, not a bool).
+
+    >>> index_in(3, 2, "shoe")
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: shoe must be a whole number from 0 to 1, not 3
+    """
+    import numbers
+
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral) or not 0 <= int(value) < size:
+        span = f"from 0 to {size - 1}" if size else "(there is none)"
+        raise InputError(f"{what} must be a whole number {span}, not {shown(value)}", parameter=parameter)
+    return int(value)
+
+
+def text_of(value: object, what: str, parameter: str | None = None) -> str:
+    """``value`` if it is text (a ``str``), else refused naming ``what``."""
+    if not isinstance(value, str):
+        raise InputError(f"{what} must be text (a str), not {shown(value)}", parameter=parameter)
+    return value
+
+
 def parse_toml(text: str) -> dict[str, Any]:
     """A TOML document (tomllib is imported here, when a file is read: the main bets need none).
     Malformed text raises ``tomllib.TOMLDecodeError``, a ``ValueError``."""

@@ -31,8 +31,8 @@ from itertools import product
 from math import lcm
 
 from ..errors import InputError
-from .numbers import parse_probability, shown
-from .rules import CHOICE, DRAW, PUNTO_BANCO, STAND, DrawRules, OptionPoint
+from .numbers import exact_value, parse_probability, shown, text_of
+from .rules import CHOICE, DRAW, PUNTO_BANCO, STAND, DrawRules, OptionPoint, as_rules
 
 KEY = re.compile(r"(player)_on_([0-9](?:\+[0-9])?)|(banker)_on_([0-9](?:\+[0-9])?)_vs_([0-9]|stood)")
 BASES = ("punto_banco", "optimal")
@@ -51,9 +51,29 @@ class Policy:
     entries: tuple[tuple[str, Fraction], ...] = ()
     base: str | None = None
 
+    def __post_init__(self) -> None:
+        """Refuse what no policy holds: an entry that is not a (key, probability) pair with a key of
+        the policy language and an exact probability from 0 to 1, a key twice, or another base."""
+        if self.base is not None and self.base not in BASES:
+            raise InputError(f"policy base must be one of {', '.join(BASES)} or None, not {shown(self.base)}", parameter="policy")
+        if isinstance(self.entries, (str, bytes)) or not isinstance(self.entries, (tuple, list)):
+            raise InputError(f"policy entries must be (key, probability) pairs, not {shown(self.entries)}", parameter="policy")
+        for entry in self.entries:
+            if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str) or not KEY.fullmatch(entry[0]):
+                raise InputError(f"policy entry {shown(entry)}: expected a pair of a key (player_on_T, banker_on_T_vs_X ...) and a probability",
+                                 parameter="policy")
+            probability = exact_value(entry[1], f"policy {entry[0]}", parameter="policy")
+            if not 0 <= probability <= 1:
+                raise InputError(f"policy {entry[0]} must be a probability from 0 to 1, not {probability}", parameter="policy")
+        keys = [key for key, _ in self.entries]
+        if len(set(keys)) < len(keys):
+            raise InputError(f"policy names {next(key for index, key in enumerate(keys) if key in keys[:index])} twice", parameter="policy")
+        object.__setattr__(self, "entries", tuple((key, Fraction(probability)) for key, probability in self.entries))
+
     @classmethod
     def parse(cls, text: str) -> "Policy":
         """Entries ``KEY=draw|stand|P`` and at most one base (``punto_banco``, ``optimal``), separated by commas."""
+        text_of(text, "policy", parameter="policy")
         entries: dict[str, Fraction] = {}
         base = None
         for item in (part.strip() for part in text.split(",")):
@@ -85,7 +105,10 @@ class Policy:
         return bool(self.entries or self.base)
 
     def summary(self, limit: int = 160) -> str:
-        """The policy as text, cut short when long (the number of choices it names is then given)."""
+        """The policy as text, cut short when longer than ``limit`` (at least 80) characters (the
+        number of choices it names is then given)."""
+        if isinstance(limit, bool) or not isinstance(limit, int) or limit < 80:
+            raise InputError(f"limit must be a whole number of characters from 80, not {shown(limit)}", parameter="limit")
         text = str(self)
         if len(text) <= limit:
             return text
@@ -176,6 +199,13 @@ def policy_text(rules: DrawRules, policy: Policy) -> str:
     return "".join(f"{point.name}={_word(probability)}\n" for point, probability in choices(rules, policy).items())
 
 
+def _values(**values: object) -> None:
+    """Refuse any of ``values`` (by parameter) that is not a card's point value 0-9 (an int, not a bool)."""
+    for name, value in values.items():
+        if isinstance(value, bool) or not isinstance(value, int) or not 0 <= value <= 9:
+            raise InputError(f"{name} must be a card's point value 0-9, not {shown(value)}", parameter=name)
+
+
 @dataclass(frozen=True)
 class Decisions:
     """A rule set with every choice fixed: integer weights of drawing, out of ``scale``, by the
@@ -193,9 +223,14 @@ class Decisions:
         return hash((self.rules, self.policy))
 
     def player_weight(self, first: int, second: int) -> int:
+        """The player's weight of drawing (out of :attr:`scale`) on his two cards' values 0-9."""
+        _values(first=first, second=second)
         return self.player[first * 10 + second]
 
     def banker_weight(self, first: int, second: int, player_third: int | None) -> int:
+        """The banker's weight of drawing (out of :attr:`scale`) on his two cards' values 0-9
+        against the player's third card's (None: the player stood)."""
+        _values(first=first, second=second, **({} if player_third is None else {"player_third": player_third}))
         return self.banker[(first * 10 + second) * 11 + (0 if player_third is None else player_third + 1)]
 
     @property
@@ -203,15 +238,26 @@ class Decisions:
         return self.scale == 1
 
 
-@lru_cache(maxsize=64)
-def resolve(rules: DrawRules, policy: Policy = Policy()) -> Decisions:
-    """The decision weights of ``rules`` under ``policy`` (see :func:`choices`).
+def resolve(rules: "DrawRules | str", policy: "Policy | str" = Policy()) -> Decisions:
+    """The decision weights of ``rules`` (a :class:`~exact_odds.core.rules.DrawRules`, or as
+    :func:`~exact_odds.core.rules.as_rules` reads them) under ``policy`` (a :class:`Policy` or its
+    text; see :func:`choices`).
 
     >>> from exact_odds.core.rules import BACCARAT_GOLD
     >>> decisions = resolve(BACCARAT_GOLD, Policy.parse("player_on_5=9/11"))
     >>> decisions.scale, decisions.player_weight(1, 4)  # the player on 1+4 draws 9 times in 11
     (11, 9)
     """
+    rules = as_rules(rules)
+    if isinstance(policy, str):
+        policy = Policy.parse(policy)
+    if not isinstance(policy, Policy):
+        raise InputError(f"policy must be a Policy or its text (\"player_on_5=draw\"), not {shown(policy)}", parameter="policy")
+    return _resolved(rules, policy)
+
+
+@lru_cache(maxsize=64)
+def _resolved(rules: DrawRules, policy: Policy) -> Decisions:
     chosen = choices(rules, policy)
     scale = lcm(*(probability.denominator for probability in chosen.values())) if chosen else 1
 
@@ -235,9 +281,7 @@ def decisions_of(rules: DrawRules | Decisions, policy: Policy | str | None = Non
         if policy:
             raise InputError("give the policy either inside the decisions or as policy=, not both")
         return rules
-    if isinstance(policy, str):
-        policy = Policy.parse(policy)
-    return resolve(rules, policy or Policy())
+    return resolve(rules, Policy() if policy is None else policy)
 
 
 def pure_policies(rules: DrawRules) -> list[Policy]:

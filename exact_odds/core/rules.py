@@ -12,13 +12,15 @@ is a natural. Presets by name (:data:`PRESETS`) or a TOML file (:func:`load_rule
 True
 """
 
+import numbers
 import os
+from collections.abc import Iterator, Mapping
 from dataclasses import astuple, dataclass, fields
 from functools import cached_property
 from fractions import Fraction
 
-from ..errors import InputError
-from .numbers import parse_exact, parse_toml, shown
+from ..errors import InputError, UnknownName
+from .numbers import exact_value, parse_exact, parse_toml, shown, text_of
 
 DRAW, STAND, CHOICE, NEVER = "D", "S", "C", "-"
 MARKS = (DRAW, STAND, CHOICE)
@@ -79,7 +81,25 @@ class DrawRules:
     """What the tie bet pays, to one."""
 
     def __post_init__(self) -> None:
+        """Refuse a rule set that cannot be (each error names the field); the rows are kept as
+        tuples, the naturals as a frozenset and the pays as Fractions, however they were given."""
         check = _Checker(self.name)
+        if not isinstance(self.name, str) or not self.name.strip():
+            check.fail("name", f"must be a name (text), not {shown(self.name)}")
+        for field in ("naturals", "player", "banker_when_player_stood", "banker_tableau"):
+            value = getattr(self, field)
+            rows = value if field == "banker_tableau" and isinstance(value, (tuple, list)) else [value]
+            if isinstance(value, (str, bytes)) or not all(isinstance(row, (tuple, list, set, frozenset)) for row in rows):
+                check.fail(field, f"must be a sequence of {'totals' if field == 'naturals' else 'marks'}, not {shown(value)}")
+        object.__setattr__(self, "naturals", frozenset(self.naturals))
+        for field in ("player", "banker_when_player_stood"):
+            object.__setattr__(self, field, tuple(getattr(self, field)))
+        object.__setattr__(self, "banker_tableau", tuple(tuple(row) for row in self.banker_tableau))
+        for field in ("commission", "tie_pays"):
+            try:
+                object.__setattr__(self, field, exact_value(getattr(self, field), field))
+            except InputError as error:
+                check.fail(field, str(error).removeprefix(f"{field} "))
         check.naturals(self.naturals)
         check.row("player", self.player, self.naturals)
         check.row("banker_when_player_stood", self.banker_when_player_stood, self.naturals)
@@ -113,7 +133,14 @@ class DrawRules:
 
     def mark(self, side: str, total: int, player_third: int | None = None) -> str:
         """D, S or C for the player on a two-card total, or the banker on a two-card total against
-        the player's third card (None: the player stood)."""
+        the player's third card (None: the player stood; the player's own mark does not read it)."""
+        if side not in SIDES:
+            raise InputError(f"side must be player or banker, not {shown(side)}", parameter="side")
+        if not _digit(total):
+            raise InputError(f"total must be a two-card total 0-9, not {shown(total)}", parameter="total")
+        if side == "banker" and player_third is not None and not _digit(player_third):
+            raise InputError(f"player_third must be a third card's value 0-9, or None where the player stood, not {shown(player_third)}",
+                             parameter="player_third")
         if side == "player":
             return self.player[total]
         if player_third is None:
@@ -145,6 +172,11 @@ class DrawRules:
         return DrawRules(self.name, self.naturals, self.player, self.banker_when_player_stood, self.banker_tableau,
                          self.player_sees, self.banker_sees,
                          self.commission if commission is None else commission, self.tie_pays if tie_pays is None else tie_pays)
+
+
+def _digit(value: object) -> bool:
+    """Whether ``value`` is a whole number 0-9 (an int, numpy's too; not a bool)."""
+    return isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= int(value) <= 9
 
 
 class RulesError(InputError):
@@ -254,13 +286,32 @@ CHEMIN_DE_FER_B2 = chemin_de_fer("Chemin de fer, model B2 (Downton-Lockwood)", "
 CHEMIN_DE_FER_B3 = chemin_de_fer("Chemin de fer, model B3 (Ethier-Gamez)", "cards", "cards")
 """Each side sees its two cards (a 2^5 x 2^484 game)."""
 
-PRESETS = {
+class Presets(Mapping[str, DrawRules]):
+    """Rule sets by name, read-only; a name that is not one is an :class:`~exact_odds.errors.UnknownName`
+    (an InputError, and the KeyError of any mapping)."""
+
+    def __init__(self, rule_sets: dict[str, DrawRules]):
+        self._rule_sets = dict(rule_sets)
+
+    def __getitem__(self, name: str) -> DrawRules:
+        if not isinstance(name, str) or name not in self._rule_sets:
+            raise UnknownName(f"no preset {shown(name)} (the presets: {', '.join(self._rule_sets)})", parameter="name")
+        return self._rule_sets[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._rule_sets)
+
+    def __len__(self) -> int:
+        return len(self._rule_sets)
+
+
+PRESETS = Presets({
     "punto_banco": PUNTO_BANCO,
     "baccarat_gold": BACCARAT_GOLD,
     "chemin_de_fer_a": CHEMIN_DE_FER_A,
     "chemin_de_fer_b2": CHEMIN_DE_FER_B2,
     "chemin_de_fer_b3": CHEMIN_DE_FER_B3,
-}
+})
 """The rule sets by name, as ``rules=`` and ``--rules`` take them.
 
 >>> list(PRESETS)
@@ -304,6 +355,8 @@ def load_rules(text: str, origin: str) -> DrawRules:
     >>> load_rules(rules_toml(BACCARAT_GOLD), "gold.toml") == BACCARAT_GOLD
     True
     """
+    text_of(origin, "origin", parameter="origin")
+    text_of(text, "text", parameter="text")
     try:
         data = parse_toml(text)
     except ValueError as error:  # tomllib.TOMLDecodeError
@@ -373,7 +426,7 @@ def as_rules(rules: "DrawRules | str") -> DrawRules:
         return rules
     if isinstance(rules, str):
         return rules_named(rules)
-    raise InputError(f"rules are a DrawRules, a preset name ({', '.join(PRESETS)}) or a rules file's path, not {shown(rules)}")
+    raise InputError(f"rules are a DrawRules, a preset name ({', '.join(PRESETS)}) or a rules file's path, not {shown(rules)}", parameter="rules")
 
 
 def rules_named(spec: str) -> DrawRules:

@@ -10,6 +10,7 @@ per-card counts; a shoe given by rank only knows rank counts and never guesses a
 6
 """
 
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from functools import lru_cache
@@ -18,7 +19,7 @@ from typing import Any
 
 from .cards import POINT_VALUES, RANKS, SUITS, Card, parse_card, parse_cards
 from ..errors import InputError
-from .numbers import parse_count, shown
+from .numbers import parse_count, shown, text_of
 
 CARDS_PER_COUP = 6
 """A coup uses at most six cards: a shoe to deal one holds at least this many."""
@@ -70,6 +71,28 @@ def class_counts(counts: Sequence[Any], labels: Sequence[int], zero: Any, given:
             raise InputError(f"{given} by rank only; bets on suits or colours need per-card counts ({hint})")
         labels = labels[:: len(SUITS)]
     return gather(counts, labels, zero)
+
+
+def _checked_labels(labels: object) -> tuple[int, ...]:
+    """``labels`` as 52 class labels, one per card (rank-major), each a whole number from 0 to 51;
+    anything else refused (checked once per distinct labels: an analysis asks on every shoe)."""
+    if isinstance(labels, (str, bytes)) or not isinstance(labels, Iterable):
+        raise InputError(f"labels must be 52 class labels, one per card, not {shown(labels)}", parameter="labels")
+    given = tuple(labels)
+    try:
+        return _labels(given)
+    except TypeError:  # unhashable labels
+        raise InputError(f"labels must be 52 class labels, one per card (rank-major), each a whole number from 0 to 51, not {shown(given)}",
+                         parameter="labels") from None
+
+
+@lru_cache(maxsize=64)
+def _labels(labels: tuple[Any, ...]) -> tuple[int, ...]:
+    if len(labels) != len(CARD_NAMES) or not all(isinstance(label, numbers.Integral) and not isinstance(label, bool) and 0 <= int(label) < len(CARD_NAMES)
+                                                 for label in labels):
+        raise InputError(f"labels must be 52 class labels, one per card (rank-major), each a whole number from 0 to 51, not {shown(labels)}",
+                         parameter="labels")
+    return tuple(int(label) for label in labels)
 
 
 def _counts(counts: object, names: tuple[str, ...], field: str) -> tuple[int, ...]:
@@ -155,7 +178,7 @@ class Shoe:
         ranks = [0] * 13
         cards = [0] * 52
         suited = True
-        entries = [entry.strip() for entry in spec.split(",") if entry.strip()]
+        entries = [entry.strip() for entry in text_of(spec, "spec", parameter="spec").split(",") if entry.strip()]
         if not entries:
             raise InputError(f"empty shoe composition {shown(spec)} (expected entries such as A=32,2=32,...)")
         named: set[Card] = set()
@@ -203,6 +226,7 @@ class Shoe:
         ...
         exact_odds.errors.InputError: custom shoe A=4,9h=2 is given by rank only; bets on suits or colours need per-card counts (e.g. 9h=7,...)
         """
+        labels = _checked_labels(labels)
         counts = self.rank_counts if self.card_counts is None or keeps_ranks(labels) else self.card_counts
         return class_counts(counts, labels, 0, f"{self.description} is given", "e.g. 9h=7,...")
 
@@ -215,6 +239,8 @@ class Shoe:
         """
         if isinstance(cards, (str, Card)):
             cards = [cards]
+        if isinstance(cards, Mapping):
+            raise InputError("Shoe.remove takes card text or cards, each as many times as it is removed, not a mapping of cards to counts")
         if not isinstance(cards, Iterable):
             raise InputError(f"Shoe.remove takes card text (\"5h K 9d\"), cards, or an iterable of either, not {shown(cards)}")
         taken: list[Card] = []
@@ -250,6 +276,8 @@ class Shoe:
         """This shoe, after checking it can deal ``cards`` more cards (a full coup: six), as the
         engines do before they count draws. A shoe of fewer cards is still a shoe (the end of one,
         or what a coup in progress leaves)."""
+        if isinstance(cards, bool) or not isinstance(cards, numbers.Integral) or cards < 1:
+            raise InputError(f"cards must be a whole number of cards to draw from 1, not {shown(cards)}", parameter="cards")
         if self.size < cards and not self.with_replacement:
             needs = f"a coup needs a shoe of at least {CARDS_PER_COUP}" if cards == CARDS_PER_COUP else f"{cards} cards to draw are needed"
             raise InputError(f"{self.description} holds {self.size} cards; {needs}")

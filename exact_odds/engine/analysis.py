@@ -7,8 +7,9 @@
 Fraction(-43, 415)
 """
 
+import warnings
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from math import factorial, lcm
 from functools import cached_property
@@ -16,9 +17,9 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..bets.bets import Bet, Payout, as_bets, one_hot_lines, settlement
+from ..bets.bets import Bet, Payout, chosen_bets, one_hot_lines, settlement
 from ..bets.conditions import Comparison, Condition, Feature, Literals, Not, parse_condition
-from ..errors import InputError
+from ..errors import InputError, UnknownName
 from .distribution import FLOAT_EXACT, Distribution
 from .enumerator import enumerate_cards, enumerate_coups
 from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_kind, merge_levels
@@ -145,6 +146,8 @@ class Analysis:
     bets: tuple[BetAnalysis, ...]
     given: "Given | None" = None
     """The condition the analysis is conditional on (None: the whole shoe)."""
+    notes: tuple[str, ...] = ()
+    """What was said of the bets chosen (the bets on suits that ``all`` leaves out on a shoe by rank)."""
 
     @property
     def scale(self) -> int:
@@ -152,6 +155,9 @@ class Analysis:
         return self.decisions.scale**2
 
     def probability(self, outcome: str) -> Fraction:
+        """The probability that ``outcome`` (banker, player or tie) wins a coup."""
+        if not isinstance(outcome, str) or outcome not in OUTCOMES:
+            raise InputError(f"outcome must be one of {', '.join(OUTCOMES)}, not {shown(outcome)}", parameter="outcome")
         return Fraction(self.outcomes[outcome], self.total)
 
     def __getitem__(self, name: str) -> BetAnalysis:
@@ -164,7 +170,7 @@ class Analysis:
         for result in self.bets:
             if result.bet.name == name:
                 return result
-        raise KeyError(f"no bet {name!r} in this analysis (it has {', '.join(result.bet.name for result in self.bets)})")
+        raise UnknownName(f"no bet {shown(name)} in this analysis (it has {', '.join(result.bet.name for result in self.bets)})", parameter="name")
 
     def __repr__(self) -> str:
         odds = ", ".join(f"{name} {fixed(self.probability(name), 4)}" for name in OUTCOMES)
@@ -203,12 +209,17 @@ class Analysis:
 
     def to_dict(self, notes: Sequence[str] = ()) -> dict[str, object]:
         """Exactly the JSON object ``baccarat-odds --format json`` prints for this analysis
-        (docs/json-format.md).
+        (docs/json-format.md): the command builds it here, its :attr:`notes` included, and
+        ``notes`` adds those of a choice of bets made before :func:`analyze` (the command's own).
 
         >>> from exact_odds.core.shoe import Shoe
         >>> record = analyze(Shoe.decks(8), "banker").to_dict()
         >>> record["format"], record["version"], record["outcomes"]["tie"]["probability"]
         ('exact_odds.analysis', 2, '619306544887/6508331087895')
+        >>> import warnings
+        >>> with warnings.catch_warnings(record=True):  # "all" says what it leaves out as a UserWarning too
+        ...     analyze("A=2,5=2,9=1,K=3", "all").to_dict()["notes"][0][:36]
+        'left out (bets on suits need a shoe '
         """
         return versioned("analysis", {
             "shoe": {
@@ -227,8 +238,15 @@ class Analysis:
             "total_combinations": self.total,
             "outcomes": {name: {"combinations": self.outcomes[name], "probability": str(self.probability(name))} for name in OUTCOMES},
             "bets": {result.bet.name: result.to_dict() for result in self.bets},
-            "notes": list(notes),
+            "notes": [*self.notes, *_notes(notes)],
         })
+
+
+def _notes(notes: object) -> list[str]:
+    """Notes as given to :meth:`Analysis.to_dict`: a sequence of sentences (text), else refused."""
+    if isinstance(notes, (str, bytes)) or not isinstance(notes, Sequence) or not all(isinstance(note, str) for note in notes):
+        raise InputError(f"notes must be a list of sentences (text), not {shown(notes)}", parameter="notes")
+    return list(notes)
 
 
 class Engine(Protocol):
@@ -304,8 +322,10 @@ def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Ite
     condition, every bet is settled on the coups where it holds (counted as 6-card sequences).
 
     The shoe may be given as :func:`~exact_odds.core.shoe.as_shoe` reads one (``8``, ``"A=32,K=32"``),
-    the bets as :func:`~exact_odds.bets.bets.as_bets` does (``"all"``, ``"banker, dragon_7"``; the main
-    bets when None), the rules by a preset's name or a rules file's path.
+    the bets as :func:`~exact_odds.bets.bets.chosen_bets` does (``"all"``, ``"banker, dragon_7"``; the main
+    bets when None; no bet, an empty name or a bet given twice is refused), the rules by a preset's
+    name or a rules file's path. What ``all`` leaves out is said in a UserWarning and kept in the
+    analysis's notes.
 
     >>> result = analyze(8, "banker, tie")
     >>> result["banker"].house_edge  # 1.0579%, as every source gives it for 8 decks
@@ -315,16 +335,20 @@ def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Ite
     """
     shoe = as_shoe(shoe)
     rules = rules if isinstance(rules, Decisions) else as_rules(rules)
-    bets = as_bets(bets, rules.rules if isinstance(rules, Decisions) else rules, shoe.knows_suits)
+    bets, notes = chosen_bets(bets, rules.rules if isinstance(rules, Decisions) else rules, shoe.knows_suits)
+    for note in notes:  # kept in the analysis too (its record's notes, as the command line prints them)
+        warnings.warn(note, UserWarning, stacklevel=2)
     check_unordered(unordered, shoe.with_replacement)
     if unordered and given is not None:
         raise InputError("unordered counts bets on the first cards alone; given a condition, every bet is counted through the coup")
     if unordered and all(bet.needs_coup for bet in bets):
         raise InputError("unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
     decisions = decisions_of(rules, policy)
-    engine = engine or default_engine()
+    engine = checked_engine(engine)
     if given is not None:
-        return _conditional(shoe, bets, decisions, engine, parse_condition(given) if isinstance(given, str) else given)
+        if not isinstance(given, (str, Condition)):
+            raise InputError(f"given must be a condition (its text, e.g. \"winner == tie\"), not {shown(given)}", parameter="given")
+        return replace(_conditional(shoe, bets, decisions, engine, parse_condition(given) if isinstance(given, str) else given), notes=tuple(notes))
     coup_members: dict[Tracked, list[Bet]] = {(): []}
     card_members: dict[Tracked, list[Bet]] = {}
     keys = [tracked_key(bet.card_slots) for bet in bets]
@@ -341,7 +365,7 @@ def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Ite
             else:
                 results.update((id(bet), return_table(bet, distribution, lines)) for bet, lines in zip(members, line_counts(members, distribution)))
             del distribution
-    return Analysis(shoe, decisions, outcomes, total, tuple(results[id(bet)] for bet in bets))
+    return Analysis(shoe, decisions, outcomes, total, tuple(results[id(bet)] for bet in bets), notes=tuple(notes))
 
 
 HANDS = (("player_card1", "player_card2"), ("banker_card1", "banker_card2"))
@@ -394,6 +418,15 @@ def unordered_table(bet: Bet, distribution: Distribution, unordered: str, with_r
 
 def _swap(name: str, first: str, second: str) -> str:
     return second + name[len(first) :] if name.startswith(first) else first + name[len(second) :] if name.startswith(second) else name
+
+
+def checked_engine(engine: object) -> Engine:
+    """``engine``, or the compiled evaluator for None; anything but an engine refused."""
+    if engine is None:
+        return default_engine()
+    if not all(callable(getattr(engine, method, None)) for method in ("coups", "cards")):
+        raise InputError(f"engine must be an engine (PlainEngine(), or None for the compiled evaluator), not {shown(engine)}", parameter="engine")
+    return engine  # type: ignore[return-value]
 
 
 def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition) -> Analysis:

@@ -13,6 +13,7 @@ cards alone are counted the same way over their own table of card draws, or in c
 Fraction(-43, 415)
 """
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import cached_property, lru_cache
@@ -20,7 +21,7 @@ from typing import Any, cast
 
 import numpy as np
 
-from ..bets.bets import Bet
+from ..bets.bets import Bet, chosen_bets
 from ..core.cards import RANKS
 from .distribution import FLOAT_EXACT, INT64_SAFE, falling
 from ..errors import InputError
@@ -28,8 +29,8 @@ from ..core.features import OUTCOMES, Array, Granularity, Partition
 from .events import cached_basis
 from .kernel import Entries, Pays, exact_counts, weigh_counts
 from ..core.policy import Decisions, Policy, decisions_of
-from ..core.numbers import shown
-from ..core.rules import PUNTO_BANCO, DrawRules
+from ..core.numbers import index_in, shown
+from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP
 from .patterns import card_partition, pattern_form
 from .store import card_table, coup_table
@@ -65,15 +66,26 @@ class BatchExpectations:
     outcome_depth: int = CARDS_PER_COUP
 
     def expected_value(self, shoe: int, bet: str) -> Fraction:
-        column = [candidate.name for candidate in self.bets].index(bet)
+        """The exact expected net win per unit of the bet named ``bet`` on shoe number ``shoe``."""
+        names = [candidate.name for candidate in self.bets]
+        if not isinstance(bet, str) or bet not in names:
+            raise InputError(f"bet {shown(bet)} is not a bet of this batch ({', '.join(names)})", parameter="bet")
+        shoe, column = self._shoe(shoe), names.index(bet)
         return Fraction(int(self.numerators[shoe, column]), self.scales[column] * falling(self.sizes[shoe], self.depths[column]))
 
     def outcome_probability(self, shoe: int, outcome: str) -> Fraction:
-        """The exact probability that ``outcome`` (banker, player or tie) wins a coup of the shoe."""
+        """The exact probability that ``outcome`` (banker, player or tie) wins a coup of shoe number ``shoe``."""
         if self.outcomes is None:
             raise InputError("the outcomes were not counted: call batch_expectations with outcomes=True")
+        if not isinstance(outcome, str) or outcome not in OUTCOMES:
+            raise InputError(f"outcome must be one of {', '.join(OUTCOMES)}, not {shown(outcome)}", parameter="outcome")
+        shoe = self._shoe(shoe)
         count = self.outcomes[shoe, OUTCOMES.index(outcome)]
         return Fraction(int(count), self.outcome_scale * falling(self.sizes[shoe], self.outcome_depth))
+
+    def _shoe(self, shoe: object) -> int:
+        """``shoe`` as the number of a shoe of the batch (0 to the last), else refused."""
+        return index_in(shoe, len(self.sizes), "shoe", parameter="shoe")
 
     def positive(self) -> Array:
         """Exactly where the expectation is above zero."""
@@ -306,21 +318,29 @@ def _group(bets: list[Bet], members: list[int]) -> tuple[Bet, ...]:
     return tuple(bets[index] for index in members)
 
 
-def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decisions = PUNTO_BANCO, policy: Policy | str | None = None,
-                       outcomes: bool = False) -> BatchExpectations:
-    """Exact expectations of ``bets`` for many shoes under ``rules`` with their choices fixed by
-    ``policy``. ``counts`` is (shoes x 13) per-rank counts A..K, or (shoes x 52) per-card counts
-    (rank-major, suits S H D C) when a bet reads suits or colours. Any bet the compiled tables can
+def batch_expectations(counts: Any, bets: "str | Bet | Iterable[str | Bet]", rules: "DrawRules | Decisions | str" = PUNTO_BANCO,
+                       policy: Policy | str | None = None, outcomes: bool = False) -> BatchExpectations:
+    """Exact expectations of ``bets`` (given as :func:`~exact_odds.engine.analysis.analyze` takes
+    them) for many shoes under ``rules`` with their choices fixed by ``policy``. ``counts`` is
+    (shoes x 13) per-rank counts A..K, or (shoes x 52) per-card counts (rank-major, suits S H D C)
+    when a bet reads suits or colours. Any bet the compiled tables can
     hold is weighed: on the coup (with the card slots it reads) or on the first cards alone. With
-    ``outcomes``, the coups each outcome wins too, from the same weighing of events.
+    ``outcomes``, the coups each outcome wins too, from the same weighing of events (and then
+    ``bets`` may be an empty list: the outcomes alone).
 
     >>> from exact_odds.bets.bets import catalog
     >>> many = batch_expectations([[32] * 13, [32] * 9 + [0] * 4], [catalog()["dragon_7"]])
     >>> many.positive()[:, 0].tolist()  # without ten-valued cards the Dragon 7 favours the bettor
     [False, True]
     """
+    if not isinstance(outcomes, bool):
+        raise InputError(f"outcomes must be True or False, not {shown(outcomes)}", parameter="outcomes")
+    rules = rules if isinstance(rules, Decisions) else as_rules(rules)
     decisions = decisions_of(rules, policy)
     shoes = shoe_rows(counts)
+    chosen: list[Bet] = []  # with outcomes, no bet is the outcomes alone
+    if not (outcomes and isinstance(bets, (list, tuple)) and not bets):
+        chosen, _ = chosen_bets(bets, decisions.rules, shoes.shape[1] == len(CARD_NAMES))
     rows = np.empty((len(shoes), shoes.shape[1] + 1))  # the shoes' counts and a 1, as floats (exact: below MAX_COUNT)
     rows[:, :-1], rows[:, -1] = shoes, 1
     totals = projected(rows, np.append(np.ones(shoes.shape[1]), 0)[:, None])[:, 0]
@@ -330,26 +350,26 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
     if len(small):
         raise InputError(f"shoe {small[0]} holds {sizes[small[0]]} cards; a coup needs a shoe of at least {CARDS_PER_COUP}")
     groups: dict[tuple[bool, Tracked], list[int]] = {}  # (reads the coup, slots read): bets that share a table
-    for index, bet in enumerate(bets):
+    for index, bet in enumerate(chosen):
         groups.setdefault((bet.needs_coup, tracked_key(bet.card_slots)), []).append(index)
     if outcomes:
         groups.setdefault(OUTCOME_GROUP, [])
-    forms = {key: pattern_form(key[1], tuple(bets[index] for index in members)) for key, members in groups.items()
+    forms = {key: pattern_form(key[1], tuple(chosen[index] for index in members)) for key, members in groups.items()
              if not key[0] and draws_of_classes(key[1]) > SMALL_CARD_TABLE}
-    tables = {key: coup_table(decisions, key[1], None, _group(bets, members)) if key[0] else card_table(key[1], card_partition(key[1], _group(bets, members)))
+    tables = {key: coup_table(decisions, key[1], None, _group(chosen, members)) if key[0] else card_table(key[1], card_partition(key[1], _group(chosen, members)))
               for key, members in groups.items() if forms.get(key) is None}  # tables for the classes the bets tell apart, as for one shoe
-    largest_pay = max((abs(net) for bet in bets for net in bet.scaled_pays[1]), default=0)
+    largest_pay = max((abs(net) for bet in chosen for net in bet.scaled_pays[1]), default=0)
     largest = max((table.bound(most) for table in tables.values()), default=most**4)
     wide = largest_pay * largest >= INT64_SAFE
     whole = len(groups) == 1 and not forms and not outcomes and len(shoes) <= CHUNK  # one weighing gives every numerator
-    numerators = np.zeros((0 if whole else len(shoes), len(bets)), dtype=object if wide else np.int64)
-    scales = [0] * len(bets)
-    depths = [0] * len(bets)
+    numerators = np.zeros((0 if whole else len(shoes), len(chosen)), dtype=object if wide else np.int64)
+    scales = [0] * len(chosen)
+    depths = [0] * len(chosen)
     won: list[Array] = []  # per chunk of shoes, the coups each outcome wins
     outcome_table: Table | None = None
     known_of: dict[tuple[Partition, bool, int], Array] = {}  # per chunk, the counts the kernel reads, once per partition
     for key, members in groups.items():
-        group = _group(bets, members)
+        group = _group(chosen, members)
         form = forms.get(key)
         if form is not None:
             pays = _pays(group, np.stack([bet.settle(form.columns) for bet in group], axis=1))
@@ -398,6 +418,6 @@ def batch_expectations(counts: Any, bets: list[Bet], rules: DrawRules | Decision
             if counts_outcomes:
                 won.append(paid[:, len(members) :].astype(np.int64) if bound < INT64_SAFE else paid[:, len(members) :])
     if not outcomes:
-        return BatchExpectations(tuple(bets), numerators, tuple(scales), tuple(depths), sizes)
+        return BatchExpectations(tuple(chosen), numerators, tuple(scales), tuple(depths), sizes)
     assert outcome_table is not None
-    return BatchExpectations(tuple(bets), numerators, tuple(scales), tuple(depths), sizes, np.concatenate(won), outcome_table.scale, outcome_table.depth)
+    return BatchExpectations(tuple(chosen), numerators, tuple(scales), tuple(depths), sizes, np.concatenate(won), outcome_table.scale, outcome_table.depth)

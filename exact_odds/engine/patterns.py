@@ -187,8 +187,8 @@ def pattern_form(tracked: Tracked, bets: tuple[Bet, ...]) -> PatternForm | None:
     fine = Granularity.VALUE
     for _, level in tracked:
         fine = fine.join(level)
-    applies, patterns = kept("patterns", (tracked, bets_key(bets)), lambda: _settled_patterns(tracked, bets), _pattern_arrays,
-                             lambda arrays: _restored_patterns(arrays, len(tracked)))
+    applies, patterns = kept("patterns", (tracked, bets_key(bets)), lambda: _settled_patterns(tracked, bets),
+                             lambda found: _pattern_arrays(found, len(tracked)), lambda arrays: _restored_patterns(arrays, len(tracked)))
     return PatternForm(tracked, fine, patterns) if applies else None
 
 
@@ -196,16 +196,26 @@ Patterns = tuple[bool, tuple[tuple[int, ...], ...]]
 """Whether the pattern form applies, and its patterns."""
 
 
-def _pattern_arrays(found: Patterns) -> dict[str, Array]:
+def _pattern_arrays(found: Patterns, slots: int) -> dict[str, Array]:
+    """The arrays kept: whether the form applies, and its patterns (patterns x ``slots``; none
+    where it does not apply).
+
+    >>> {name: array.shape for name, array in _pattern_arrays((False, ()), 3).items()}
+    {'applies': (1,), 'patterns': (0, 3)}
+    """
     applies, patterns = found
-    return {"applies": np.array([int(applies)]), "patterns": np.array(patterns, dtype=np.int64).reshape(len(patterns), -1)}
+    return {"applies": np.array([int(applies)]), "patterns": np.array(patterns, dtype=np.int64).reshape(len(patterns), slots)}
 
 
 def _restored_patterns(arrays: dict[str, Array], slots: int) -> Patterns | None:
-    """The patterns kept, or None unless they are distinct patterns of ``slots`` slots."""
-    applies, patterns = arrays["applies"], [tuple(int(block) for block in row) for row in arrays["patterns"].tolist()]
+    """The patterns kept, or None unless they are distinct patterns of ``slots`` slots, some where
+    the form applies and none where it does not."""
+    applies, kept_patterns = arrays["applies"], arrays["patterns"]
+    if applies.shape != (1,) or int(applies[0]) not in (0, 1) or kept_patterns.ndim != 2 or kept_patterns.shape[1] != slots:
+        return None
+    patterns = [tuple(int(block) for block in row) for row in kept_patterns.tolist()]
     every = _patterns(slots)
-    if applies.shape != (1,) or int(applies[0]) not in (0, 1) or len(set(patterns)) != len(patterns) or not set(patterns) <= set(every):
+    if bool(applies[0]) != bool(patterns) or len(set(patterns)) != len(patterns) or not set(patterns) <= set(every):
         return None
     return bool(applies[0]), tuple(pattern for pattern in every if pattern in set(patterns))
 

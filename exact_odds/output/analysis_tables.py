@@ -92,7 +92,7 @@ def analysis_blocks(analysis: Analysis, notes: list[str], returns: bool) -> list
             blocks += [Group((Heading(2, f"{result.bet.name}: {result.bet.description}"), Paragraph(f"Settles on {settles_on(result)}."))),
                        table(RETURN_HEADERS, _return_rows(result), ("left", "left", "right", "right", "right"))]
     fewer = [result for result in analysis.bets if not result.bet.needs_coup]
-    return blocks + notes_paragraph(notes + [f"{result.bet.name} settles on {settles_on(result)}" for result in fewer])
+    return blocks + notes_paragraph([*analysis.notes, *notes] + [f"{result.bet.name} settles on {settles_on(result)}" for result in fewer])
 
 
 def csv_rows(analysis: Analysis) -> list[list[object]]:
@@ -162,5 +162,5 @@ def choices_document(analyses: list[Analysis], notes: list[str], returns: bool) 
                                    "better_for_player": str(best.decisions.policy)})
     flat = table(["policy", *CSV_HEADERS], [[analysis.decisions.policy, *row] for analysis in analyses for row in csv_rows(analysis)])
     blocks = [block for analysis in analyses for block in analysis_blocks(analysis, [], returns)]
-    blocks.append(Paragraph("\n".join([verdict] + [f"Note: {note}" for note in notes])))
+    blocks.append(Paragraph("\n".join([verdict] + [f"Note: {note}" for note in [*best.notes, *notes]])))
     return Document(tuple(blocks), Data(record, flat))

@@ -30,6 +30,13 @@ class Link:
 
 
 @dataclass(frozen=True)
+class Code:
+    """Text to type as it is (a command line): code where the format has it."""
+
+    text: str
+
+
+@dataclass(frozen=True)
 class Exact:
     """An exact number, with its decimal when one is given: set as mathematics in LaTeX."""
 
@@ -38,7 +45,7 @@ class Exact:
 
 
 Cell = str | Strong | Link
-Span = str | Strong | Link | Exact
+Span = str | Strong | Link | Exact | Code
 
 
 @dataclass(frozen=True)

@@ -1,12 +1,14 @@
 """Writing files so that nothing is half-written and a user's files are never overwritten.
 
 A folder of results is written whole into a fresh folder beside the target and moved into place
-(the old one moved aside in the same instant, Ctrl-C deferred); a target holding files that were
-not written by us is refused unless forced, and even then only our own files are replaced, never
-through a symbolic link. A single file (a plot) is written beside its path and renamed over it.
+(the old one moved aside in the same instant, Ctrl-C deferred); a target holding files that the
+same command did not write is refused unless forced, and even then only that command's own files
+are replaced, never through a symbolic link: a file of the same name that it did not write is
+refused, forced or not. A single file (a plot) is written beside its path and renamed over it.
 Every file and folder written follows the umask (0666 or 0777 less it), as a plain ``open`` does.
-A manifest (``manifest.json``) lists what was written, with each file's SHA-256; a name may hold
-subfolders (``chemin-de-fer/A-decks-1.json``).
+A manifest (``manifest.json``) names the command and lists what it wrote, with each file's
+SHA-256; a name may hold subfolders (``chemin-de-fer/A-decks-1.json``). A command's own files are
+those its manifest lists (a manifest of another command, or without one, lists none of them).
 """
 
 import hashlib
@@ -15,7 +17,7 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator, Mapping
+from collections.abc import Iterable, Iterator, Mapping
 from contextlib import contextmanager
 from pathlib import Path
 from types import FrameType, TracebackType
@@ -60,13 +62,16 @@ def _inside(name: object) -> bool:
     return isinstance(name, str) and all(part not in ("", ".", "..") for part in name.split("/"))
 
 
-def _ours(folder: Path) -> set[str]:
-    """The files a manifest in ``folder`` says we wrote (and the manifest); names that would reach
-    outside the folder are ignored."""
+def _ours(folder: Path, command: str) -> set[str]:
+    """The files a manifest in ``folder`` says ``command`` wrote (and the manifest); names that
+    would reach outside the folder are ignored, and a manifest of another command lists none."""
     try:
-        listed = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))["files"]
-        return {name for name in listed if _inside(name)} | {MANIFEST} if isinstance(listed, dict) else set()
-    except (OSError, ValueError, KeyError, TypeError):
+        manifest = json.loads((folder / MANIFEST).read_text(encoding="utf-8"))
+        listed = manifest["files"]
+        if manifest.get("command") != command or not isinstance(listed, dict):
+            return set()
+        return {name for name in listed if _inside(name)} | {MANIFEST}
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return set()
 
 
@@ -101,24 +106,28 @@ def _writable(root: Path, name: str) -> bool:
 
 
 class FolderTarget:
-    """A folder to write results into, checked before any work is done (see the module docstring)."""
+    """A folder that ``command`` writes its results into, checked before any work is done (see the
+    module docstring); ``expected`` names files it will surely write, refused then (forced or not)
+    where a file it did not write holds the name."""
 
-    def __init__(self, path: str, force: bool, option: str = "--out"):
+    def __init__(self, path: str, force: bool, command: str, option: str = "--out", expected: Iterable[str] = ()):
         if not path.strip():
             raise InputError(f"{option} is empty: name a folder to write")
         self.path = Path(path)
         self.force = force
+        self.command = command
         if self.path.is_symlink():
             raise InputError(f"{option} {shown(path)} is a symbolic link: give the folder itself")
         if self.path.exists() and not self.path.is_dir():
             raise InputError(f"{option} {shown(path)} is not a folder")
         self.foreign: list[str] = []
         if self.path.is_dir():
-            self.foreign = _foreign(self.path, _ours(self.path))
+            self.foreign = _foreign(self.path, _ours(self.path, command))
             if self.foreign and not force:
                 listed = ", ".join(self.foreign[:3]) + (f" and {len(self.foreign) - 3} more" if len(self.foreign) > 3 else "")
                 raise InputError(f"{option} {shown(path)} holds files this command did not write ({listed}): "
                                  "give an empty or new folder, or --force to replace only this command's files")
+            self._refuse_theirs([*expected, MANIFEST])
             here = Path.cwd()
             if not self.foreign and (self.path.resolve() in (here, *here.parents) or os.path.ismount(self.path)):
                 raise InputError(f"{option} {shown(path)} is the current folder, a folder holding it or a mount point, which "
@@ -148,7 +157,7 @@ class FolderTarget:
                 (self.staging / name).parent.mkdir(parents=True, exist_ok=True)
                 (self.staging / name).write_bytes(data)
             manifest = {name: hashlib.sha256(data).hexdigest() for name, data in sorted(encoded.items())}
-            (self.staging / MANIFEST).write_text(json_text({"files": manifest}), encoding="utf-8")
+            (self.staging / MANIFEST).write_text(json_text({"command": self.command, "files": manifest}), encoding="utf-8")
         except OSError as error:
             self.discard()
             raise InputError(f"cannot write {shown(str(self.path))}: {error.strerror or error}") from None
@@ -156,6 +165,15 @@ class FolderTarget:
             self._replace_ours(list(files) + [MANIFEST])
         else:
             self._swap()
+
+    def _refuse_theirs(self, names: Iterable[str]) -> None:
+        """Refuse (one line) where a file of one of ``names`` is there that this command did not
+        write: --force replaces only the command's own files, never the user's of the same name."""
+        ours = _ours(self.path, self.command)
+        theirs = next((name for name in names if name not in ours and ((self.path / name).exists() or (self.path / name).is_symlink())), None)
+        if theirs is not None:
+            raise InputError(f"cannot write {shown(str(self.path / theirs), 80)}: a file of that name is there that {self.command} did not write "
+                             "(its manifest does not list it): move it, or name another folder")
 
     def _swap(self) -> None:
         aside = self.staging.with_name(self.staging.name + ".old")
@@ -171,7 +189,8 @@ class FolderTarget:
         blocked = next((name for name in names if not _writable(self.path, name)), None)
         if blocked is not None:
             raise InputError(f"cannot write {shown(str(self.path / blocked))}: a file, folder or link of yours is in the way")
-        stale = sorted(name for name in _ours(self.path) - set(names) if _writable(self.path, name))
+        self._refuse_theirs(names)
+        stale = sorted(name for name in _ours(self.path, self.command) - set(names) if _writable(self.path, name))
         with interrupts_deferred():
             for name in names:
                 (self.path / name).parent.mkdir(parents=True, exist_ok=True)
@@ -190,16 +209,24 @@ class FolderTarget:
         shutil.rmtree(self.staging, ignore_errors=True)
 
 
-class FileTarget:
-    """A single output file (a plot), checked before the work and written whole."""
+MARK_WITHIN = 1 << 16
+"""A file written here carries its mark within this many bytes of its start (a PNG's text chunks come before its image data)."""
 
-    def __init__(self, path: str, option: str):
+
+class FileTarget:
+    """A single output file (a plot), checked before the work and written whole. A file already at
+    the path is replaced only when it carries ``mark`` (a file this program wrote there before);
+    any other, or a link, is the user's and refused in one line."""
+
+    def __init__(self, path: str, option: str, mark: bytes):
         if not path.strip():
             raise InputError(f"{option} is empty: name a file to write")
         self.path = Path(path)
         self.option = option
+        self.mark = mark
         if self.path.is_dir():
             raise InputError(f"{option} {shown(path)} is a folder")
+        self._refuse_theirs()
         parent = self.path.absolute().parent
         if not parent.is_dir():
             raise InputError(f"cannot write {option} {shown(path)}: no folder {shown(str(parent))}")
@@ -210,7 +237,21 @@ class FileTarget:
         except OSError as error:
             raise InputError(f"cannot write {option} {shown(path)}: {error.strerror or error}") from None
 
+    def _refuse_theirs(self) -> None:
+        """Refuse where a file is at the path that this program did not write (a link included)."""
+        if not self.path.exists() and not self.path.is_symlink():
+            return
+        try:
+            with open(self.path, "rb") as existing:
+                ours = not self.path.is_symlink() and self.mark in existing.read(MARK_WITHIN)
+        except OSError:
+            ours = False
+        if not ours:
+            raise InputError(f"{self.option} {shown(str(self.path), 80)}: a file of that name is there that this program did not write: "
+                             "move it, or name another file")
+
     def write(self, data: bytes) -> None:
+        self._refuse_theirs()  # again: one may have come during the work
         parent = self.path.absolute().parent
         staging = ""
         try:

@@ -26,8 +26,14 @@ def pyplot(purpose: str = "--plot") -> Any:
     return plt
 
 
-UNDATED = {"png": {"Software": None}, "svg": {"Date": None, "Creator": None}}
-"""Per image format, the metadata left out so that the same figure gives the same bytes."""
+SOFTWARE = "exact_odds"
+"""What a PNG figure names as its software, undated and unversioned (the same figure gives the same bytes)."""
+PNG_MARK = b"tEXtSoftware\x00" + SOFTWARE.encode("ascii")
+"""The bytes every PNG drawn here carries (its Software text chunk): a file at a --plot path that
+holds them was drawn here, and may be drawn again; any other is the user's (see
+:class:`~exact_odds.output.files.FileTarget`)."""
+UNDATED = {"png": {"Software": SOFTWARE}, "svg": {"Date": None, "Creator": None}}
+"""Per image format, the metadata set or left out so that the same figure gives the same bytes."""
 
 
 def rendered(figure: Any, fmt: str = "png") -> bytes:

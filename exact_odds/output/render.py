@@ -33,6 +33,7 @@ from ..errors import InputError
 from .blocks import (
     Block,
     Cell,
+    Code,
     Comment,
     Document,
     Equation,
@@ -63,13 +64,30 @@ def json_text(record: object) -> str:
     return json.dumps(record, indent=2) + "\n"
 
 
+CSV_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:/[0-9]+)?%?")
+"""A cell that is a number (an integer, a decimal, a fraction, a percentage), written as it is."""
+CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
+"""What a spreadsheet reads as the start of a formula in a cell."""
+
+
+def csv_cell(text: str) -> str:
+    """A cell as a spreadsheet shows it and never runs it: text that a spreadsheet would read as a
+    formula (it starts with = + - @, a tab or a carriage return, and is not a number) is written
+    after a single quote (the mark spreadsheets take for "text").
+
+    >>> csv_cell("=1+2"), csv_cell("@SUM(A1)"), csv_cell("-43/415"), csv_cell("-1.5%"), csv_cell("- a note")
+    ("'=1+2", "'@SUM(A1)", '-43/415', '-1.5%', "'- a note")
+    """
+    return "'" + text if text.startswith(CSV_FORMULA) and not CSV_NUMBER.fullmatch(text) else text
+
+
 def csv_text(rows: Sequence[Sequence[str]]) -> str:
-    """Rows as CSV lines ("\\n" after each, quoted only where needed)."""
+    """Rows as CSV lines ("\\n" after each, quoted only where needed), each cell as :func:`csv_cell` writes it."""
     import csv
     import io
 
     buffer = io.StringIO()
-    csv.writer(buffer, lineterminator="\n").writerows(rows)
+    csv.writer(buffer, lineterminator="\n").writerows([csv_cell(cell) for cell in row] for row in rows)
     return buffer.getvalue()
 
 
@@ -145,9 +163,51 @@ def render_text(document: Document) -> str:
 # --- Markdown -----------------------------------------------------------------------------------
 
 
+def markdown_text(text: str, cell: bool = False) -> str:
+    """Text as Markdown shows it, never as markup: HTML's ``&`` and ``<`` as entities (no tag or
+    script a user wrote lands in the page as one), a backslash and a link's ``[`` escaped; in a
+    table cell (``cell``) a ``|`` escaped and a line break as a space too. (Text meant as code is a
+    :class:`~exact_odds.output.blocks.Code` span.)
+
+    >>> markdown_text("<script>alert(1)</script> & [a](javascript:b)")
+    '&lt;script>alert(1)&lt;/script> &amp; \\\\[a](javascript:b)'
+    >>> markdown_text("a|b\\nc", cell=True)
+    'a\\\\|b c'
+    """
+    text = text.replace("\\", "\\\\").replace("&", "&amp;").replace("<", "&lt;").replace("[", "\\[")
+    return " ".join(text.replace("|", "\\|").splitlines()) if cell else text
+
+
+def markdown_line(text: str) -> str:
+    """Text on one line of Markdown (a heading, an item): as :func:`markdown_text`, a line break as a space."""
+    return " ".join(markdown_text(text).splitlines())
+
+
+def markdown_fence(text: str) -> str:
+    """``text`` as a fenced block, its fence longer than any run of backquotes inside (none closes it)."""
+    longest = max((len(run) for run in re.findall("`+", text)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}text\n{text}\n{fence}"
+
+
+def comment_line(line: str) -> str:
+    """A line inside an HTML (or Markdown) comment that cannot end it: its HTML escaped, ``--`` broken, on one line."""
+    import html
+
+    return " ".join(html.escape(line).replace("--", "- -").splitlines())
+
+
+def markdown_code(text: str) -> str:
+    """Code inline, its backquotes longer than any run of them inside."""
+    ticks = "`" * (max((len(run) for run in re.findall("`+", text)), default=0) + 1)
+    padding = " " if text.startswith("`") or text.endswith("`") else ""
+    return f"{ticks}{padding}{text}{padding}{ticks}"
+
+
 def markdown_span(span: Span, escape: bool = False) -> str:
-    text = plain(span)
-    text = text.replace("|", "\\|") if escape else text
+    if isinstance(span, Code):
+        return markdown_code(" ".join(span.text.splitlines()))
+    text = markdown_text(plain(span), cell=escape)
     if isinstance(span, Link):
         return f"[{text}]({span.target}{'.md' if span.page else ''})"
     return f"**{text}**" if isinstance(span, Strong) else text
@@ -159,7 +219,7 @@ def markdown_table(block: Table) -> str:
     for index, row in enumerate(block.rows):
         rows.append([markdown_span(value, escape=True) for value in row])
         details = block.details[index] if block.details else ()
-        rows += [[detail.replace("|", "\\|")] + [""] * (len(headers) - 1) for detail in details]
+        rows += [[markdown_text(detail, cell=True)] + [""] * (len(headers) - 1) for detail in details]
     if block.padded:
         return grid(rows, headers, block.align, markdown=True)
     return "\n".join("| " + " | ".join(line) + " |" for line in [headers, ["---"] * len(headers), *rows])
@@ -167,29 +227,31 @@ def markdown_table(block: Table) -> str:
 
 def markdown_block(block: Block) -> str:
     if isinstance(block, Heading):
-        return f"{'#' * block.level} {block.text}"
+        return f"{'#' * block.level} {markdown_line(block.text)}"
     if isinstance(block, Paragraph):
         return "".join(markdown_span(span) for span in spans(block.text))
     if isinstance(block, Items):
-        listed = "\n".join(f"- {item}" for item in block.items)
-        return joined([f"**{block.lead}**" if block.lead else "", listed], "\n\n")
+        listed = "\n".join(f"- {markdown_line(item)}" for item in block.items)
+        return joined([f"**{markdown_line(block.lead)}**" if block.lead else "", listed], "\n\n")
     if isinstance(block, Preformatted):
-        return f"```text\n{block.text}\n```"
+        return markdown_fence(block.text)
     if isinstance(block, Table):
         return markdown_table(block)
     if isinstance(block, Plot):
-        return f"![{block.caption}]({block.name}.svg)"
+        caption = markdown_line(block.caption).replace("]", "\\]")
+        return f"![{caption}]({block.name}.svg)"
     if isinstance(block, Comment):
-        return "\n".join(f"<!-- {line} -->" for line in block.lines)
+        return "\n".join(f"<!-- {comment_line(line)} -->" for line in block.lines)
     if isinstance(block, Equations):
-        return "```text\n" + "\n".join(equation_text(equation) for equation in block.equations) + "\n```"
+        return markdown_fence("\n".join(equation_text(equation) for equation in block.equations))
     return joined([markdown_block(member) for member in block.blocks], "\n")
 
 
 def render_markdown(document: Document) -> str:
     """Markdown (GitHub): blocks separated by a blank line, the title as the page's heading, plots
-    as the SVG files named after them."""
-    return joined(([f"# {document.title}"] if document.title else []) + [markdown_block(block) for block in document.blocks], "\n\n") + "\n"
+    as the SVG files named after them. Text is never markup (:func:`markdown_text`)."""
+    title = [f"# {markdown_line(document.title)}"] if document.title else []
+    return joined(title + [markdown_block(block) for block in document.blocks], "\n\n") + "\n"
 
 
 # --- LaTeX --------------------------------------------------------------------------------------
@@ -213,6 +275,8 @@ def latex_span(span: Span) -> str:
         return f"\\textbf{{{span.text.translate(LATEX_SPECIAL)}}}"
     if isinstance(span, Link):
         return f"\\href{{{span.target}}}{{{span.text.translate(LATEX_SPECIAL)}}}"
+    if isinstance(span, Code):
+        return f"\\texttt{{{span.text.translate(LATEX_SPECIAL)}}}"
     return span.translate(LATEX_SPECIAL)
 
 
@@ -238,24 +302,26 @@ def latex_equations(block: Equations) -> str:
 
 
 def latex_block(block: Block) -> str:
-    if isinstance(block, Heading):
-        return f"\\{'sub' * min(block.level - 1, 2)}section*{{{block.text.translate(LATEX_SPECIAL)}}}"
+    if isinstance(block, Heading):  # on one line: a blank line inside the argument would end it
+        return f"\\{'sub' * min(block.level - 1, 2)}section*{{{' '.join(block.text.splitlines()).translate(LATEX_SPECIAL)}}}"
     if isinstance(block, Paragraph):
         if isinstance(block.text, str):
             return "\n".join(line.translate(LATEX_SPECIAL) + "\\\\" for line in block.text.split("\n"))
         return "".join(latex_span(span) for span in block.text) + "\\\\"
     if isinstance(block, Items):
-        lead = [f"\\textbf{{{block.lead.translate(LATEX_SPECIAL)}}}\\\\"] if block.lead else []
-        listed = [r"\begin{itemize}", *(f"\\item {item.translate(LATEX_SPECIAL)}" for item in block.items), r"\end{itemize}"] if block.items else []
+        lead = [f"\\textbf{{{' '.join(block.lead.splitlines()).translate(LATEX_SPECIAL)}}}\\\\"] if block.lead else []
+        listed = [r"\begin{itemize}", *(f"\\item {' '.join(item.splitlines()).translate(LATEX_SPECIAL)}" for item in block.items),
+                  r"\end{itemize}"] if block.items else []
         return "\n".join(lead + listed)
-    if isinstance(block, Preformatted):
-        return f"\\begin{{verbatim}}\n{block.text}\n\\end{{verbatim}}"
+    if isinstance(block, Preformatted):  # the one line that would end a verbatim block early, broken
+        text = block.text.replace(r"\end{verbatim}", r"\end {verbatim}")
+        return f"\\begin{{verbatim}}\n{text}\n\\end{{verbatim}}"
     if isinstance(block, Table):
         return latex_table(block)
     if isinstance(block, Plot):
-        return f"% {block.name}.svg: {block.caption}"
-    if isinstance(block, Comment):
-        return "\n".join(f"% {line}" for line in block.lines)
+        return f"% {block.name}.svg: {' '.join(block.caption.splitlines())}"
+    if isinstance(block, Comment):  # a comment runs to the end of its line: each kept on one
+        return "\n".join(f"% {' '.join(line.splitlines())}" for line in block.lines)
     if isinstance(block, Equations):
         return latex_equations(block)
     return joined([latex_block(member) for member in block.blocks], "\n")
@@ -288,6 +354,8 @@ def html_span(span: Span) -> str:
     import html
 
     text = html.escape(plain(span))
+    if isinstance(span, Code):
+        return f"<code>{text}</code>"
     if isinstance(span, Link):
         return f'<a href="{html.escape(span.target + (".html" if span.page else ""))}">{text}</a>'
     return f"<strong>{text}</strong>" if isinstance(span, Strong) else text
@@ -328,7 +396,7 @@ def html_block(block: Block) -> str:
     if isinstance(block, Plot):
         return f'<figure id="{block.name}">{inline_svg(block)}<figcaption>{html.escape(block.caption)}</figcaption></figure>'
     if isinstance(block, Comment):
-        return "\n".join(f"<!-- {html.escape(line).replace('--', '- -')} -->" for line in block.lines)
+        return "\n".join(f"<!-- {comment_line(line)} -->" for line in block.lines)
     if isinstance(block, Equations):
         return f"<pre>{html.escape(chr(10).join(equation_text(equation) for equation in block.equations))}</pre>"
     return joined([html_block(member) for member in block.blocks], "\n")

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..errors import InputError
 from .blocks import Block, Table
-from .render import html_block, markdown_block, markdown_table
+from .render import html_block, markdown_block, markdown_line, markdown_table
 
 CHROMIUM = "chromium"
 """The browser that prints the PDF: Debian's chromium package."""
@@ -112,9 +112,9 @@ def render_submission_markdown(page: Submission) -> str:
     """The same page in Markdown (GitHub): plots as the SVG files named after them, formulas in LaTeX."""
     cover = markdown_table(Table(("", page.title), tuple((label, value) for label, value in page.cover)))
     contents = "\n".join(f"{number}. [{section.title}](#{number}-{anchor(section.title)})" for number, section in enumerate(page.sections, 1))
-    parts = [f"# {page.title}", cover, "## Contents", contents]
+    parts = [f"# {markdown_line(page.title)}", cover, "## Contents", contents]
     for number, section in enumerate(page.sections, 1):
-        parts.append(f"## {number}. {section.title}")
+        parts.append(f"## {number}. {markdown_line(section.title)}")
         parts += [formula_markdown(part) if isinstance(part, Formula) else markdown_block(part) for part in section.parts]
     return "\n\n".join(part for part in parts if part) + "\n"
 

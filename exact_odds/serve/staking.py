@@ -17,7 +17,7 @@ from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..bets.bets import Bet
+from ..bets.bets import Bet, bet_names
 from ..core.cards import Card
 from ..core.numbers import parse_exact, parse_percent, shown
 from ..core.policy import Decisions
@@ -119,14 +119,12 @@ def chosen(bets: Sequence[Bet], analysis: Mapping[str, Any], staking: Staking, m
     by_name = {bet.name: bet for bet in bets}
     names = list(by_name)
     if staking.bets is not None:
-        wanted = [name.strip().lower() for name in staking.bets.split(",") if name.strip()]
-        if not wanted:
+        if not staking.bets.strip():
             raise InputError("bets is empty: name the session's bets to size, separated by commas (or leave bets out)")
+        wanted = bet_names(staking.bets, "bets")
         for name in wanted:
             if name not in by_name:
                 raise InputError(f"bets: {name!r} is not a bet of this session ({', '.join(names)})")
-        if len(set(wanted)) < len(wanted):
-            raise InputError("bets: a bet is named twice")
         if len(wanted) > MAX_SERVED:
             raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(wanted)}")
         return [by_name[name] for name in wanted], "the bets named"

@@ -67,7 +67,8 @@ def interpolate(values: dict[int, int], degree: int) -> sympy.Expr:
 
 @lru_cache(maxsize=16)
 def _analysis(decks: int, bets: tuple[Bet, ...], decisions: Decisions) -> Analysis:
-    return analyze(Shoe.decks(decks), list(bets), decisions)
+    """The analysis of ``bets`` on ``decks`` decks (no bets: the main bets, for the outcomes alone)."""
+    return analyze(Shoe.decks(decks), list(bets) or None, decisions)
 
 
 def outcome_formulas(decisions: Decisions) -> list[Formula]:

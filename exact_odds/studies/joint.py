@@ -23,7 +23,7 @@ from ..core.features import merge_levels
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
 from ..core.shoe import Shoe, as_shoe
-from ..engine.analysis import Engine, default_engine
+from ..engine.analysis import Engine, checked_engine
 from ..engine.distribution import Distribution
 from ..errors import InputError
 from ..records import versioned
@@ -106,12 +106,10 @@ def joint(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Itera
     shoe = as_shoe(shoe)
     rules = rules if isinstance(rules, Decisions) else as_rules(rules)
     chosen = tuple(as_bets(bets, rules.rules if isinstance(rules, Decisions) else rules, shoe.knows_suits))
-    if not chosen:
-        raise InputError("a joint distribution needs at least one bet")
     if len(chosen) > MAX_BETS:
         raise InputError(f"a joint distribution holds at most {MAX_BETS} bets, not {len(chosen)}")
     decisions = decisions_of(rules, policy)
-    engine = engine or default_engine()
+    engine = checked_engine(engine)
     tracked = merge_levels(*(bet.card_slots for bet in chosen))
     if any(bet.needs_coup for bet in chosen):
         coups = engine.coups(shoe, decisions, tracked, chosen)

@@ -19,7 +19,7 @@ import numpy as np
 
 from ..core.cards import POINT_VALUES, RANKS, rank_index
 from ..core.coup import EMPTY_HAND, STOOD, coup_sequences, next_card, totals, winner_index
-from ..bets.bets import Bet, available_bets
+from ..bets.bets import Bet, available_bets, unknown_bet
 from ..core.features import OUTCOMES
 from ..errors import InputError
 from ..core.numbers import parse_exact, shown
@@ -61,7 +61,7 @@ class Settings:
             available = available_bets(self.decisions.rules)
             unknown = [bet for bet in self.bets if isinstance(bet, str) and bet not in available]
             if unknown:
-                raise InputError(f"unknown bet {shown(unknown[0])} (see `baccarat-odds bets` for the catalog)")
+                raise unknown_bet(unknown[0], available)
             object.__setattr__(self, "bets", tuple(available[bet] if isinstance(bet, str) else bet for bet in self.bets))
 
     @property
