@@ -359,11 +359,11 @@ def test_the_api_refuses_bet_names_by_the_same_rule(tmp_path, names, message):
     from exact_odds.serve.app import create_app
 
     with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
-        for path, body in (("/api/v1/analysis", {"decks": "1", "bets": names}), ("/api/v1/sessions", {"decks": "1", "bets": names}),
-                           ("/api/v1/size", {"decks": "1", "bets": names, "bankroll": "100"})):
+        for path, body in (("/api/v1/analysis", {"decks": 1, "bets": names}), ("/api/v1/sessions", {"decks": 1, "bets": names}),
+                           ("/api/v1/size", {"decks": 1, "bets": names, "bankroll": "100"})):
             response = client.post(path, json=body)
             assert (response.status_code, response.json()) == (422, {"error": message}), path
-        session = client.post("/api/v1/sessions", json={"decks": "1", "bets": "banker,player,tie"}).json()["id"]
+        session = client.post("/api/v1/sessions", json={"decks": 1, "bets": "banker,player,tie"}).json()["id"]
         if names.strip(" ,") and not message.startswith("unknown"):  # the session's bets to size
             response = client.post(f"/api/v1/sessions/{session}/size", json={"bankroll": "100", "bets": names})
             assert (response.status_code, response.json()) == (422, {"error": message})
