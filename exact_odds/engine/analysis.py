@@ -21,7 +21,7 @@ from ..bets.conditions import Comparison, Condition, Feature, Literals, Not, par
 from ..errors import InputError
 from .distribution import FLOAT_EXACT, Distribution
 from .enumerator import enumerate_cards, enumerate_coups
-from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_kind, merge_levels
+from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_column, feature_kind, merge_levels
 from .tables import Tracked, tracked_key
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.numbers import fixed, percent, shown, square_root
@@ -396,10 +396,12 @@ def _swap(name: str, first: str, second: str) -> str:
     return second + name[len(first) :] if name.startswith(first) else first + name[len(second) :] if name.startswith(second) else name
 
 
-def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition) -> Analysis:
-    """The analysis restricted to the coups where ``given`` holds."""
-    faces = given.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
-    coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)), faces=faces)
+def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition, coups: Distribution | None = None) -> Analysis:
+    """The analysis restricted to the coups where ``given`` holds (of ``coups``, where they are
+    given: a distribution that tells apart what ``given`` and the bets read)."""
+    if coups is None:
+        faces = given.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
+        coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)), faces=faces)
     restricted = coups.where(given(coups.columns))
     if restricted.total == 0:
         raise InputError(f"the condition given never holds in {shoe}: {given.text}")
@@ -428,10 +430,11 @@ def by_feature(shoe: Shoe, bets: list[Bet], decisions: Decisions, feature: str, 
         raise InputError(f"by {feature!r}: not a feature (see the table of features in docs/language.md)", parameter="by")
     engine = engine or default_engine()
     probe = parse_condition(f"{feature} == {feature}")
-    coups = engine.coups(shoe, decisions, merge_levels(probe.slots, *(bet.card_slots for bet in bets)))
-    values = sorted({int(value) for value in np.asarray(coups.columns[feature]).tolist()})
-    return [(value, _conditional(shoe, bets, decisions, engine, _equals(feature, value))) for value in values
-            if coups.count_where(np.asarray(coups.columns[feature]) == value)]
+    faces = probe.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
+    coups = engine.coups(shoe, decisions, merge_levels(probe.slots, *(bet.card_slots for bet in bets)), faces=faces)
+    column = np.asarray(coups.columns[feature_column(feature)])
+    values = sorted({int(value) for value in column.tolist()})
+    return [(value, _conditional(shoe, bets, decisions, engine, _equals(feature, value), coups)) for value in values if coups.count_where(column == value)]
 
 
 def _equals(feature: str, value: int) -> Condition:
