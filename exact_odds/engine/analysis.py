@@ -437,6 +437,44 @@ def by_feature(shoe: Shoe, bets: list[Bet], decisions: Decisions, feature: str, 
     return [(value, _conditional(shoe, bets, decisions, engine, _equals(feature, value), coups)) for value in values if coups.count_where(column == value)]
 
 
+def best_choice(expectations: Sequence[Fraction]) -> int | None:
+    """The bet a player who may also not bet chooses: the index of the highest expectation above
+    zero (the first on a tie), or None where none is above zero.
+
+    >>> best_choice([Fraction(-1, 9), Fraction(1, 20), Fraction(1, 20)]), best_choice([Fraction(0)])
+    (1, None)
+    """
+    best = max(range(len(expectations)), key=lambda index: (expectations[index], -index), default=None)
+    return best if best is not None and expectations[best] > 0 else None
+
+
+@dataclass(frozen=True)
+class BestOf:
+    """What knowing a feature is worth to a player who bets the best of the bets or nothing: the
+    expectation per coup, and the bet chosen at each value (None: no bet)."""
+
+    expected_value: Fraction
+    choices: tuple[tuple[int, str | None], ...]
+
+
+def best_of(rows: Sequence[tuple[int, Analysis]]) -> BestOf:
+    """The expectation per coup of the best of the bets or no bet, chosen knowing the value of the
+    feature that :func:`by_feature` split the coups by (each value weighed by its probability).
+
+    >>> rows = by_feature(Shoe.decks(8), as_bets("banker, player", PUNTO_BANCO, False), decisions_of(PUNTO_BANCO), "shoe_card1_value")
+    >>> best = best_of(rows)
+    >>> fixed(best.expected_value * 100, 3), best.choices[:2]  # Jacobson, "Baccarat: The Known Card": card 1, 6.765%
+    ('6.765', ((0, 'banker'), (1, 'banker')))
+    """
+    total, choices = Fraction(0), []
+    for value, analysis in rows:
+        chosen = best_choice([result.expected_value for result in analysis.bets])
+        choices.append((value, None if chosen is None else analysis.bets[chosen].bet.name))
+        if chosen is not None:
+            total += analysis.bets[chosen].expected_value * (analysis.given.probability if analysis.given else 1)
+    return BestOf(total, tuple(choices))
+
+
 def _equals(feature: str, value: int) -> Condition:
     """The condition feature == value, by value code (:data:`~exact_odds.core.features.NOT_DEALT`
     for a card slot: where it holds no card, which a card's feature never equals)."""
