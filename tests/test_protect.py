@@ -15,6 +15,7 @@ from oracles import coup_features, deal_physically, physical_cards, settle
 
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.core.cards import Card, parse_card
+from exact_odds.core.numbers import fixed
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
@@ -187,3 +188,17 @@ def test_a_suit_group_on_a_shoe_without_suits_is_refused():
         protect("A=32,2=32,3=32,4=32,5=32,6=32,7=32,8=32,9=32,T=32,J=32,Q=32,K=32", sorted=2, groups="H,D")
     assert refused.value.parameter == "groups"
 
+
+def test_verify_fails_a_best_sort_record_whose_best_split_is_another(tmp_path):
+    """A best-sort record matches only where its groups are the best split, as well as its value."""
+    from exact_odds.studies.verify import Calculator, check, load_figures
+
+    best = protect(1, "banker, player", best_sort=True, sorted=1).splits["values", 1][0]
+    value = fixed(best.gain * 100, 3) + "%"
+    records = "".join(f'[[figure]]\nid = "{name}"\nmeasure = "information_gain"\nbet = "banker, player"\nsorted = 1\nbest_sort = true\n'
+                      f'groups = "{groups}"\ndecks = 1\nvalue = "{value}"\nsource = "test"\nurl = "none"\n\n'
+                      for name, groups in (("right", ",".join(best.groups.members[1])), ("wrong", "5,6,7,8,9")))
+    calculator = Calculator()
+    right, wrong = (check(figure, calculator) for figure in load_figures(records, "test"))
+    assert (right.verdict, right.exact, wrong.verdict, wrong.exact) == ("ok", best.gain, "mismatch", best.gain)
+    assert wrong.reason == f"the best split is {best.groups}, not 5,6,7,8,9; 0,1,2,3,4"
