@@ -37,9 +37,9 @@ name = "red_player"
 pays = [{ when = "winner == player and player_card1_color == red", pays = "2" }]
 """, "test")
 MAIN = [catalog()[name] for name in ("banker", "player", "tie")]
-BETS = {  # value-level, first-card ranks (tabulated); a coup bet on a rank, a bet on a colour (through the engine)
+BETS = {  # value-level, first-card ranks (tabulated); a coup bet on a rank, bets on colours and suits (through the engine)
     UNSUITED: MAIN + [catalog()["player_pair"], EXTRA["three_card_banker"], EXTRA["king_for_player"]],
-    SUITED: MAIN + [catalog()["player_pair"], EXTRA["red_player"]],
+    SUITED: MAIN + [catalog()["player_pair"], EXTRA["red_player"], catalog()["perfect_pair"]],
 }
 
 
@@ -95,15 +95,14 @@ def study_table(result, name) -> dict:
 @pytest.mark.parametrize("shoe_text", [UNSUITED, SUITED])
 def test_a_known_card_equals_brute_force(shoe_text):
     """Knowing the whole card is worth what the study finds by the class its bets read (the rank;
-    the rank and colour beside a bet on a colour), at every position of the sequence, dealt or not."""
-    detail = "rank" if shoe_text == UNSUITED else "rank and colour"
+    the card beside a bet on suits), at every position of the sequence, dealt or not."""
+    detail = "rank" if shoe_text == UNSUITED else "card"
     for position in range(1, 7):
         result = protect(Shoe.parse(shoe_text), BETS[shoe_text], known=position)
         gain, changed, _ = brute_force(shoe_text, lambda cards: cards[position - 1])
         assert (result.gain, result.changed, result.information["detail"]) == (gain, changed, detail)
-        _, _, by_class = brute_force(shoe_text, lambda cards: (cards[position - 1].rank, ("red" if cards[position - 1].suit in "HD" else "black")
-                                                               if detail != "rank" else None))
-        assert study_table(result, lambda text: (text.split()[0], text.split()[1] if " " in text else None)) == by_class
+        _, _, by_class = brute_force(shoe_text, lambda cards: (cards[position - 1].rank, cards[position - 1].suit if detail == "card" else None))
+        assert study_table(result, lambda text: (text[0], text[1:] or None)) == by_class
 
 
 SORTS = [  # shoe, sorted cards, groups, the group of a card as the oracle reads it
@@ -173,6 +172,7 @@ HOSTILE = [
     (dict(best_sort=True, sorted=2, groups="6,7,8,9"), "best_sort searches the groups itself"),
     (dict(), "give the information to value"),
     (dict(best_sort=True, bets="perfect_pair"), "perfect_pair reads suits"),
+    (dict(known=1, bets="super_tie"), "super_tie counts cards by colour or suit over the whole coup"),
 ]
 
 

@@ -33,6 +33,9 @@ import numpy as np
 from ..bets.bets import Bet, as_bets
 from ..core.cards import POINT_VALUES, RANKS, SUITS
 from ..core.features import (
+    COLORS,
+    COUNTED,
+    FIRST_CARDS,
     FIRST_POSITIONS,
     POSITIONS,
     Array,
@@ -40,6 +43,7 @@ from ..core.features import (
     card_labels,
     label_map,
     merge_levels,
+    representatives,
     shoe_counts,
 )
 from ..core.numbers import percent, shown
@@ -47,6 +51,8 @@ from ..core.policy import Decisions, Policy, decisions_of
 from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
 from ..core.shoe import Shoe, as_shoe
 from ..engine.analysis import Engine, best_choice, default_engine
+from ..engine.distribution import INT64_SAFE, Distribution
+from ..engine.enumerator import enumerate_cards
 from ..errors import InputError
 from ..records import versioned
 from .splits import CARDS, Sequences, direct_level, group_sums, known_sums
@@ -189,6 +195,9 @@ class ProtectRequest:
         for bet in self.bets:
             if bet.needs_suits and not self.shoe.knows_suits:
                 raise InputError(f"bets: {bet.name} reads suits, and the shoe has none (give the shoe by card)", parameter="bets")
+            if any(key.startswith(COUNTED) and level.mark for key, level in bet.card_slots.items()):
+                raise InputError(f"bets: {bet.name} counts cards by colour or suit over the whole coup, which cannot be tabulated beside a "
+                                 "card the player sees (leave it out)", parameter="bets")
             if self.best_sort and direct_level(bet) is None:
                 raise InputError(f"bets: best_sort searches the splits for bets that read values or ranks, and {bet.name} reads suits, colours "
                                  "or the ranks of cards only the coup deals (value it with sorted and groups)", parameter="bets")
@@ -289,37 +298,119 @@ def class_name(level: Granularity, label: int) -> str:
     """
     face, mark = divmod(label, (1, 2, 4)[level.mark])
     text = str(face) if level.face == 0 else RANKS[face]
-    return text + ("", f" {('red', 'black')[mark]}", SUITS[mark])[level.mark]
+    return text if level.mark == 0 else f"{text} {COLORS[mark]}" if level.mark == 1 else text + SUITS[mark]
 
 
 def _exact_sums(index: Array, values: Array, length: int) -> list[int]:
-    """The sum of ``values`` at each index 0 .. length - 1, exactly (Python integers)."""
-    sums = np.zeros(length, dtype=object)
-    np.add.at(sums, index, values.astype(object))
+    """The sum of ``values`` at each index 0 .. length - 1, exactly: int64 values are bounded by
+    :func:`_weights` so that every sum fits."""
+    sums = np.zeros(length, dtype=values.dtype)
+    np.add.at(sums, index, values)
     return [int(value) for value in sums]
 
 
-def _engine_contributions(request: ProtectRequest, bets: Sequence[Bet], tracked: dict[str, Granularity], faces: frozenset[str],
-                          information: Any, infos: int, engine: Engine) -> tuple[list[list[Fraction]], list[Fraction]]:
-    """Through the engine: for each bet, its expectation per coup on each piece of information
-    (``information`` reads it off the distribution's columns), and the information's probabilities."""
-    groups: dict[object, list[Bet]] = {}
+def _weights(bet: Bet, distribution: Distribution) -> Array:
+    """The bet's scaled net pay on each row times the row's count: int64 where every sum of them
+    stays below 2^62, else Python integers."""
+    nets = bet.scaled_pays[1]
+    exact: Any = np.int64 if distribution.total * max(abs(net) for net in nets) < INT64_SAFE and distribution.counts.dtype != object else object
+    weights: Array = np.asarray(nets, dtype=exact)[bet.settle(distribution.columns)] * distribution.counts.astype(exact)
+    return weights
+
+
+@dataclass(frozen=True)
+class _Seen:
+    """What the player sees, for the engine: the label (of ``radix``) of the card at each shoe
+    position of ``positions`` (1-6), given for each of the 52 cards by ``label_of``, told apart at
+    ``level``; ``faces``: whether the labels read the cards' values or ranks (else suits alone)."""
+
+    positions: tuple[int, ...]
+    label_of: Array
+    radix: int
+    level: Granularity
+    faces: bool = True
+
+    @property
+    def infos(self) -> int:
+        return int(self.radix ** len(self.positions))
+
+    def code(self, labels: Sequence[Array]) -> Array:
+        """The information's index from each position's labels (the first position's most significant)."""
+        code = np.zeros(len(labels[0]), dtype=np.int64)
+        for label in labels:
+            code = code * self.radix + label
+        return code
+
+
+def _engine_contributions(request: ProtectRequest, bets: Sequence[Bet], seen: _Seen, engine: Engine) -> tuple[list[list[Fraction]], list[Fraction]]:
+    """For each bet (one that :mod:`~exact_odds.studies.splits` does not tabulate), its expectation
+    per coup on each piece of information, and the information's probabilities: bets on the coup
+    through ``engine``, the positions tracked; bets on the first cards over the draws of those
+    cards (:func:`_first_card_sums`)."""
+    groups: dict[tuple[bool, object], list[Bet]] = {}
     for bet in bets:  # one distribution for the bets that read the same cards alike
-        groups.setdefault(tuple(sorted(bet.card_slots.items())), []).append(bet)
+        groups.setdefault((bet.needs_coup, tuple(sorted(bet.card_slots.items()))), []).append(bet)
     contributions: dict[Bet, list[Fraction]] = {}
-    for members in groups.values():
-        levels = merge_levels(tracked, *(bet.card_slots for bet in members))
-        try:
-            coups = engine.coups(request.shoe, request.decisions, levels, faces=faces.union(*(row.condition.faces for bet in members for row in bet.rows)))
-        except InputError as error:
-            raise InputError(f"bets: {', '.join(bet.name for bet in members)} cannot be valued beside this information ({error}); "
-                             "leave it out", parameter="bets") from None
-        index = np.asarray(information(coups.columns), dtype=np.int64)
-        for bet in members:
-            scale, nets = bet.scaled_pays
-            sums = _exact_sums(index, np.asarray(nets, dtype=object)[bet.settle(coups.columns)] * coups.counts.astype(object), infos)
-            contributions[bet] = [Fraction(total, coups.total * scale) for total in sums]
-    return [contributions[bet] for bet in bets], [Fraction(count, coups.total) for count in _exact_sums(index, coups.counts, infos)]
+    keys = [position_key(position) for position in seen.positions]
+    for (needs_coup, _), members in groups.items():
+        if not needs_coup:
+            sums, counts, total = _first_card_sums(request.shoe, members, seen)
+        else:
+            levels = merge_levels(dict.fromkeys(keys, seen.level), *(bet.card_slots for bet in members))
+            faces = frozenset(keys if seen.faces else ()).union(*(row.condition.faces for bet in members for row in bet.rows))
+            try:
+                coups = engine.coups(request.shoe, request.decisions, levels, faces=faces)
+            except InputError as error:
+                raise InputError(f"bets: {', '.join(bet.name for bet in members)} cannot be valued beside this information ({error}); "
+                                 "leave it out", parameter="bets") from None
+            index = seen.code([seen.label_of[np.asarray(coups.columns[f"{key}_card"])] for key in keys])
+            weights = [_weights(bet, coups) for bet in members]
+            sums, counts, total = [_exact_sums(index, weight, seen.infos) for weight in weights], _exact_sums(index, coups.counts, seen.infos), coups.total
+        contributions.update((bet, [Fraction(value, total * bet.scaled_pays[0]) for value in found]) for bet, found in zip(members, sums))
+    return [contributions[bet] for bet in bets], [Fraction(count, total) for count in counts]
+
+
+def _first_card_sums(shoe: Shoe, bets: Sequence[Bet], seen: _Seen) -> tuple[list[list[int]], list[int], int]:
+    """Bets on the first cards: over every draw of the four first cards the shoe holds (by the
+    finest of the bets' and the information's granularity), each bet's scaled nets summed by the
+    information, the draws by it, and what they are out of. A position beyond the fourth is a card
+    of what the draw leaves: for the fifth or sixth card known, sum_c = n_c * all - sum over the four
+    positions of those showing c; for a sort of five or six cards, a pattern's sum is that of its
+    first four times (m_g - cards of group g before) for each card beyond."""
+    level = seen.level
+    for bet in bets:
+        for read in bet.card_slots.values():
+            level = level.join(read)
+    draws = enumerate_cards(shoe, dict.fromkeys(FIRST_CARDS, level))
+    labels = [seen.label_of[np.asarray(draws.columns[f"{slot}_card"])] for slot in FIRST_CARDS]
+    inside = [position for position in seen.positions if position <= 4]
+    beyond = len(seen.positions) - len(inside)
+    weights = [_weights(bet, draws) for bet in bets] + [draws.counts]
+    held = np.zeros(seen.radix, dtype=object)  # the shoe's cards of each label
+    np.add.at(held, seen.label_of[representatives(level)], np.asarray(shoe_counts(shoe, level), dtype=object))
+    size, replace = int(held.sum()), shoe.with_replacement
+    if not beyond:
+        found = [_exact_sums(seen.code([labels[position - 1] for position in inside]), weight, seen.infos) for weight in weights]
+        return found[:-1], found[-1], draws.total
+    if len(seen.positions) == 1:  # the fifth or sixth card known: one of those the four first cards leave
+        found = []
+        for weight in weights:
+            summed = [held[label] * int(weight.sum()) for label in range(seen.radix)]
+            for label in labels if not replace else ():
+                summed = [total - part for total, part in zip(summed, _exact_sums(label, weight, seen.radix))]
+            found.append([int(value) for value in summed])
+        return found[:-1], found[-1], draws.total * (size if replace else size - 4)
+    first = [_exact_sums(seen.code(labels), weight, seen.radix**4) for weight in weights]  # cards 1-4 all seen: beyond them, by pattern
+    extend, out_of = [], 1
+    for pattern in product(range(seen.radix), repeat=len(seen.positions)):
+        ways = 1
+        for place in range(4, len(pattern)):
+            ways *= held[pattern[place]] - (0 if replace else pattern[:place].count(pattern[place]))
+        extend.append((int(np.ravel_multi_index(pattern[:4], (seen.radix,) * 4)), int(ways)))
+    for place in range(4, len(seen.positions)):
+        out_of *= size if replace else size - place
+    found = [[sums[index] * ways for index, ways in extend] for sums in first]
+    return found[:-1], found[-1], draws.total * out_of
 
 
 def _refined(contributions: list[Fraction], shoe: Shoe, coarse: Granularity, fine: Granularity) -> list[Fraction]:
@@ -360,10 +451,8 @@ def _known(request: ProtectRequest, engine: Engine) -> Protection:
             contributions[bet] = _refined(coarse, request.shoe, sequences.alphabet, level)
     others = [bet for bet in request.bets if bet not in contributions]
     if others:
-        key, reading = position_key(position), _read_level(others)
-        labels = card_labels(reading)
-        found, _ = _engine_contributions(request, others, {key: reading}, frozenset({key}), lambda columns: labels[columns[f"{key}_card"]],
-                                         reading.classes, engine)
+        reading = _read_level(others)
+        found, _ = _engine_contributions(request, others, _Seen((position,), card_labels(reading), reading.classes, reading), engine)
         contributions.update((bet, _refined(values, request.shoe, reading, level)) for bet, values in zip(others, found))
     counts = shoe_counts(request.shoe, level)
     table = tuple(Decision(class_name(level, label), Fraction(count, sum(counts)),
@@ -398,18 +487,8 @@ def _sorted(request: ProtectRequest, engine: Engine, sequences: Sequences | None
         probabilities = [Fraction(int(total), sequences.total) for total in group_sums(sequences.counts, cards, group_of, count).ravel()]
     others = [bet for bet in request.bets if bet not in contributions]
     if others:
-        keys = [position_key(position) for position in range(1, cards + 1)]
-        group_of_card = np.append(groups.group_of(Granularity.CARD), 0)
-        radix = len(groups.members)
-
-        def pattern(columns: Any) -> Array:
-            code = np.zeros(len(columns["winner"]), dtype=np.int64)
-            for key in keys:
-                code = code * radix + group_of_card[columns[f"{key}_card"]]
-            return code
-
-        faces = frozenset(keys) if groups.kind != "suits" else frozenset()
-        found, probabilities = _engine_contributions(request, others, dict.fromkeys(keys, groups.granularity), faces, pattern, infos, engine)
+        seen = _Seen(tuple(range(1, cards + 1)), groups.group_of(Granularity.CARD), len(groups.members), groups.granularity, groups.kind != "suits")
+        found, probabilities = _engine_contributions(request, others, seen, engine)
         contributions.update(zip(others, found))
     table = tuple(Decision(name, probability, tuple(contributions[bet][index] / probability for bet in request.bets))
                   for index, (name, probability) in enumerate(zip(_pattern_names(len(groups.members), cards), probabilities)) if probability)
