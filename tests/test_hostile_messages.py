@@ -253,15 +253,16 @@ SUITED_SHOE = "AS=1,3H=1,5D=1,9C=1,KS=1,KH=1,7D=1"
 
 
 def by_rows(out: str, fmt: str) -> list[tuple[str, int]]:
-    """(value label, combinations) of each row of a --by table."""
+    """(value label, combinations) of each row of a --by table (up to the blank line before the best-of line)."""
     if fmt == "json":
         return [(row["value"], row["combinations"]) for row in json.loads(out)["rows"]]
+    table = out.split("\n\n")[0].splitlines()[2:]
     if fmt == "csv":
         lines = list(csv.reader(io.StringIO(out)))[1:]
     elif fmt == "markdown":
-        lines = [[cell.strip() for cell in line.strip("|").split("|")] for line in out.splitlines()[2:] if line]
+        lines = [[cell.strip() for cell in line.strip("|").split("|")] for line in table if line]
     else:
-        lines = [re.split(r"\s{2,}", line.strip()) for line in out.splitlines()[2:] if line]
+        lines = [re.split(r"\s{2,}", line.strip()) for line in table if line]
     return [(line[0], int(line[1].replace(",", ""))) for line in lines]
 
 

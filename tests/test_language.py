@@ -9,9 +9,10 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from oracles import brute_force_expectations, coup_features, deal_physically, physical_cards
+from oracles import brute_force_expectations, coup_features, deal_physically, physical_cards, total
 
 from exact_odds.engine.analysis import PlainEngine, analyze, by_feature
+from exact_odds.engine.batch import batch_expectations
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.bets.conditions import parse_condition
 from exact_odds.core.features import Columns
@@ -271,3 +272,54 @@ def test_a_list_may_hold_negative_numbers(run):
     listed = run("--decks", "1", "--given", "player_third_card in [-1, 9]", "--format", "json")
     spelled = run("--decks", "1", "--given", "player_third_card == -1 or player_third_card == 9", "--format", "json")
     assert listed[0] == spelled[0] == 0 and json.loads(listed[1])["outcomes"] == json.loads(spelled[1])["outcomes"]
+
+
+SHOE_POSITION_CONDITIONS = [  # the condition, whether it reads suits, and the rule over the cards in shoe order and the hands dealt
+    ("shoe_card5_value >= 5 and winner == player", False, lambda cards, p, b: cards[4].value >= 5 and total(p) > total(b)),
+    ("shoe_card6_rank == K or shoe_card6_value == banker_card3_value", False,
+     lambda cards, p, b: cards[5].rank == "K" or (len(b) == 3 and cards[5].value == b[2].value)),
+    ("shoe_card1_rank == shoe_card6_rank", False, lambda cards, p, b: cards[0].rank == cards[5].rank),
+    ("shoe_card2_value == shoe_card3_value", False, lambda cards, p, b: cards[1].value == cards[2].value),  # the first cards alone
+    ("shoe_card5_value + shoe_card6_value == 9 and total_cards == 4", False,
+     lambda cards, p, b: cards[4].value + cards[5].value == 9 and len(p) + len(b) == 4),
+    ("shoe_card5_suit == H and player_card3_color == red", True, lambda cards, p, b: cards[4].suit == "H" and len(p) == 3 and p[2].suit in "HD"),
+    ("shoe_card6_color != shoe_card4_color", True, lambda cards, p, b: (cards[5].suit in "HD") != (cards[3].suit in "HD")),
+]
+GIVEN_POSITIONS = ("shoe_card5_value < 6 and shoe_card6_rank != 9", lambda cards: cards[4].value < 6 and cards[5].rank != "9")
+
+
+@pytest.mark.parametrize("shoe_text", ["9h=2,KS=2,5d=2,AC=1,4h=1", "A=2,5=2,9=1,K=2,6=1"])
+def test_shoe_positions_equal_brute_force(shoe_text):
+    """shoe_card1 ... shoe_card6 read the k-th card of the sequence, dealt or not: bets, --given and
+    --by through the enumerator, the compiled evaluator and the batch path, against every ordering
+    of the physical cards, each rule written here over the cards in shoe order."""
+    suited = "h=" in shoe_text.lower()
+    shoe = Shoe.parse(shoe_text)
+    chosen = [(condition, rule) for condition, suits, rule in SHOE_POSITION_CONDITIONS if suited or not suits]
+    bets = list(load_bets("\n".join(f'[[bet]]\nname = "c{index}"\npays = [{{ when = "{condition}", pays = "1" }}]\n'
+                                     for index, (condition, _) in enumerate(chosen)), "test").values())
+    counts = {parse_card(card) if suited else Card(card, None): int(count) for card, count in (part.split("=") for part in shoe_text.split(","))}
+    hits: Counter = Counter()  # (index of the rule, whether the given holds, the sixth card's value) -> sequences
+    for sequence in permutations(physical_cards(counts), 6):
+        cards = [card for _, card in sequence]
+        ((_, player, banker),) = deal_physically(cards)
+        key = (GIVEN_POSITIONS[1](cards), cards[5].value)
+        hits[("all",) + key] += 1
+        for index, (_, rule) in enumerate(chosen):
+            hits[(index,) + key] += rule(cards, player, banker)
+
+    def expected(where) -> list[Fraction]:
+        total_ = sum(count for key, count in hits.items() if key[0] == "all" and where(key))
+        return [2 * Fraction(sum(count for key, count in hits.items() if key[0] == index and where(key)), total_) - 1
+                for index in range(len(chosen))]
+
+    if suited:  # the compiled tables of the batch path, on the bets that read a slot and a position that may hold one card
+        batch = batch_expectations([shoe.card_counts], [bets[1], bets[5]])
+        assert [batch.expected_value(0, bet.name) for bet in (bets[1], bets[5])] == [expected(lambda key: True)[index] for index in (1, 5)]
+    for engine in (None, PlainEngine()):
+        assert [bet.expected_value for bet in analyze(shoe, bets, engine=engine).bets] == expected(lambda key: True)
+        given = analyze(shoe, bets, engine=engine, given=GIVEN_POSITIONS[0])
+        assert [bet.expected_value for bet in given.bets] == expected(lambda key: key[1])
+        rows = by_feature(shoe, bets, resolve(PUNTO_BANCO), "shoe_card6_value", engine)
+        assert {value: [bet.expected_value for bet in analysis.bets] for value, analysis in rows} == {
+            value: expected(lambda key: key[2] == value) for value in sorted({key[2] for key in hits})}

@@ -43,6 +43,7 @@ from ..core.features import (
     CARD_ATTRIBUTES,
     CARD_FEATURES,
     COLORS,
+    LATE_POSITIONS,
     COUNTED,
     COUP_FEATURES,
     OUTCOMES,
@@ -54,6 +55,7 @@ from ..core.features import (
     Columns,
     Granularity,
     Levels,
+    card_attribute,
     coarsest_granularity,
     counted_key,
     merge_levels,
@@ -220,8 +222,7 @@ def features_of(node: Node) -> frozenset[str]:
 def _deck_truth(node: Literals) -> Array:
     """A comparison of a card slot's feature with literals, over the 52 cards."""
     assert isinstance(node.operand, Feature)
-    slot, _, _ = CARD_FEATURES[node.operand.name]
-    truth: Array = np.asarray(_compared(node)(DECK[f"card_{node.operand.name[len(slot) + 1 :]}"]))
+    truth: Array = np.asarray(_compared(node)(DECK[f"card_{card_attribute(node.operand.name)}"]))
     return truth
 
 
@@ -235,8 +236,8 @@ def card_readings(node: Node) -> list[Array]:
     """Every way a node reads the cards, each as a labelling of the 52 cards: a comparison of one
     slot with literals by its truth, any other use of a slot's attribute by that attribute, a count
     by its predicate. Cards labelled alike by all of them are alike to the node, in every slot."""
-    if isinstance(node, Feature) and (slot := _card_slot(node)) is not None:
-        return [np.asarray(DECK[f"card_{node.name[len(slot) + 1 :]}"])]
+    if isinstance(node, Feature) and _card_slot(node) is not None:
+        return [np.asarray(DECK[f"card_{card_attribute(node.name)}"])]
     if isinstance(node, Literals) and _card_slot(node.operand) is not None:
         return [_deck_truth(node)]
     if isinstance(node, Count):
@@ -271,7 +272,7 @@ def is_symmetric(node: Node) -> bool:
         left, right = _card_slot(node.left), _card_slot(node.right)
         if left is None or right is None or node.operator not in ("==", "!="):
             return False
-        return str(node.left)[len(left) :] == str(node.right)[len(right) :]  # the same attribute of two slots
+        return card_attribute(str(node.left)) == card_attribute(str(node.right))  # the same attribute of two slots
     if isinstance(node, Literals) and _card_slot(node.operand) is not None:
         truth = _deck_truth(node)
         return bool(truth.all() or not truth.any())
@@ -409,7 +410,7 @@ def _compiled(node: Node) -> Evaluator:
         if name in COUP_FEATURES:
             return (lambda columns: columns[name] != 0) if COUP_FEATURES[name] == "bool" else (lambda columns: columns[name])
         slot, _, level = CARD_FEATURES[name]
-        return _slot_column(slot, name[len(slot) + 1 :], level)
+        return _slot_column(slot, card_attribute(name), level)
     if isinstance(node, CardAttribute):
         word = node.name
         return lambda columns: columns[word]
@@ -514,10 +515,11 @@ class Condition:
 
     def requirements(self) -> tuple[bool, Levels]:
         """Whether it needs the whole coup (a coup feature, a third card, which exists only when the
-        coup draws it, a count of the cards dealt, or nothing at all), and the card slots it reads
+        coup draws it, the fifth or sixth card of the sequence, a count of the cards dealt, or
+        nothing at all), and the card slots it reads
         with their granularity (:data:`~exact_odds.core.features.COUNTED` for counts)."""
         coup_feature = any(name in COUP_FEATURES for name in self.features)
-        needs_coup = coup_feature or any(slot in THIRD_CARDS or slot.startswith(COUNTED) for slot in self.slots) or not self.slots
+        needs_coup = coup_feature or any(slot in THIRD_CARDS or slot in LATE_POSITIONS or slot.startswith(COUNTED) for slot in self.slots) or not self.slots
         return needs_coup, dict(self.slots)
 
     def __call__(self, columns: Columns) -> Array:
@@ -553,7 +555,10 @@ class MissingDetail(InputError):
     """A condition reads more of a card than the table (or the cards given) shows."""
 
     def __init__(self, slot: str, attribute: str):
-        super().__init__(f"the condition reads {slot}'s {attribute}, which the cards given do not show (give suits, e.g. 9h)")
+        if slot in LATE_POSITIONS:
+            super().__init__(f"the condition reads {slot}'s {attribute}, a card this coup did not deal")
+        else:
+            super().__init__(f"the condition reads {slot}'s {attribute}, which the cards given do not show (give suits, e.g. 9h)")
 
 
 @dataclass(frozen=True)

@@ -33,6 +33,21 @@ SLOTS = ("player_card1", "banker_card1", "player_card2", "banker_card2", "player
 """Card slots in deal order (the banker's third card follows the player's when both draw)."""
 FIRST_CARDS = SLOTS[:4]
 THIRD_CARDS = SLOTS[4:]
+POSITIONS = tuple(f"shoe_card{number}" for number in range(1, 7))
+"""The six cards of a coup's sequence in shoe order, whether or not the coup deals them: the first
+four are the first four slots; the fifth is the player's third card, or the banker's when the
+player stood, or the card that follows; the sixth the banker's third card after the player's, or
+the card that follows."""
+FIRST_POSITIONS = dict(zip(POSITIONS[:4], FIRST_CARDS))
+LATE_POSITIONS = POSITIONS[4:]
+"""The positions tracked apart from the slots (cards 5 and 6): tables hold their class in every
+coup, dealt or not."""
+TRACKED_CARDS = SLOTS + LATE_POSITIONS
+"""What a table may track a card of, in order (beside counted predicates)."""
+POSITIONS_OF = {**{slot: (index,) for index, slot in enumerate(FIRST_CARDS)}, "player_card3": (4,), "banker_card3": (4, 5),
+         "shoe_card5": (4,), "shoe_card6": (5,)}
+"""The shoe positions (0-5) the card of each tracked slot or position may lie at: the banker's third
+card is the fifth when the player stood."""
 COUNTED = "counted:"
 """The prefix of a tracked pseudo-slot that counts, in each hand, the cards a predicate holds for
 (what count(), player_count() and banker_count() read): ``counted:`` and the predicate's truth over
@@ -243,8 +258,53 @@ CARD_ATTRIBUTES = {
     "color": ("color", Granularity.VALUE_COLOR),
     "suit": ("suit", Granularity.VALUE_SUIT),
 }
-CARD_FEATURES = {f"{slot}_{attribute}": (slot, kind, level) for slot in SLOTS for attribute, (kind, level) in CARD_ATTRIBUTES.items()}
-"""Features of one card slot: its point value, rank, colour or suit; -1 when no card was dealt."""
+CARD_FEATURES = {f"{name}_{attribute}": (FIRST_POSITIONS.get(name, name), kind, level) for name in SLOTS + POSITIONS
+                 for attribute, (kind, level) in CARD_ATTRIBUTES.items()}
+"""Features of one card: (what the table tracks, kind, granularity). A slot's point value, rank,
+colour or suit, -1 when no card was dealt; or a shoe position's, which always holds a card (the
+first four positions are the first four slots, read as those)."""
+
+
+def card_attribute(name: str) -> str:
+    """The attribute a card feature reads: ``value``, ``rank``, ``color`` or ``suit``."""
+    return name.rsplit("_", 1)[1]
+
+
+def feature_column(name: str) -> str:
+    """The column a feature is read from (``shoe_card1_rank``: ``player_card1_rank``).
+
+    >>> feature_column("shoe_card3_suit"), feature_column("shoe_card5_value"), feature_column("margin")
+    ('player_card2_suit', 'shoe_card5_value', 'margin')
+    """
+    return f"{CARD_FEATURES[name][0]}_{card_attribute(name)}" if name in CARD_FEATURES else name
+
+
+def shoe_order(values: Array) -> Array:
+    """Coups given by slot (rows of :data:`SLOTS`, -1: not dealt) in shoe order: the fifth card is
+    the player's third or, when he stood, the banker's; the sixth the banker's after the player's."""
+    values = np.asarray(values)
+    player_drew = values[4] >= 0
+    fifth = np.where(player_drew, values[4], values[5])
+    sixth = np.where(player_drew, values[5], NOT_DEALT)
+    ordered: Array = np.concatenate([values[:4], fifth[None], sixth[None]]).astype(values.dtype)
+    return ordered
+
+
+def card_positions(key: str, player_third: Array, banker_third: Array) -> Array:
+    """The shoe position (0-5) of the card a tracked slot or position reads in each coup (given by
+    its third cards, -1: none), or -1 where it reads none.
+
+    >>> card_positions("banker_card3", np.array([-1, 4, 5]), np.array([2, 0, -1])).tolist()
+    [4, 5, -1]
+    """
+    player_drew = np.asarray(player_third) >= 0
+    if key == "player_card3":
+        found: Array = np.where(player_drew, 4, NOT_DEALT)
+    elif key == "banker_card3":
+        found = np.where(np.asarray(banker_third) >= 0, np.where(player_drew, 5, 4), NOT_DEALT)
+    else:
+        found = np.full(len(player_drew), POSITIONS_OF[key][0])
+    return found
 
 
 def feature_kind(name: str) -> str | None:
@@ -315,13 +375,14 @@ def add_counted(columns: Columns, counted: Iterable[tuple[str, Granularity]]) ->
 
 
 def split_counted(levels: Levels) -> tuple[Levels, Levels]:
-    """Tracked card slots and counted predicates, apart; with counts, every slot is tracked at least
-    as finely as the counts need (so the counts can be read off the cards)."""
+    """Tracked card slots (and positions) and counted predicates, apart; with counts, every slot is
+    tracked at least as finely as the counts need (so the counts can be read off the cards)."""
     counted = {key: level for key, level in levels.items() if key.startswith(COUNTED)}
     slots = {slot: level for slot, level in levels.items() if not slot.startswith(COUNTED)}
     if counted:
         finest = Granularity.VALUE
         for level in counted.values():
             finest = finest.join(level)
-        slots = {slot: slots.get(slot, Granularity.VALUE).join(finest) for slot in SLOTS}
+        slots = {slot: slots.get(slot, Granularity.VALUE).join(finest) for slot in SLOTS} | {
+            position: level for position, level in slots.items() if position in LATE_POSITIONS}
     return slots, counted

@@ -22,7 +22,7 @@ from ..bets.conditions import Comparison, Condition, Feature, Literals, Not, par
 from ..errors import InputError, UnknownName
 from .distribution import FLOAT_EXACT, Distribution
 from .enumerator import enumerate_cards, enumerate_coups
-from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_kind, merge_levels
+from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_column, feature_kind, merge_levels
 from .tables import Tracked, tracked_key
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.numbers import fixed, percent, shown, square_root
@@ -429,10 +429,12 @@ def checked_engine(engine: object) -> Engine:
     return engine  # type: ignore[return-value]
 
 
-def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition) -> Analysis:
-    """The analysis restricted to the coups where ``given`` holds."""
-    faces = given.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
-    coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)), faces=faces)
+def _conditional(shoe: Shoe, bets: list[Bet], decisions: Decisions, engine: Engine, given: Condition, coups: Distribution | None = None) -> Analysis:
+    """The analysis restricted to the coups where ``given`` holds (of ``coups``, where they are
+    given: a distribution that tells apart what ``given`` and the bets read)."""
+    if coups is None:
+        faces = given.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
+        coups = engine.coups(shoe, decisions, merge_levels(given.slots, *(bet.card_slots for bet in bets)), faces=faces)
     restricted = coups.where(given(coups.columns))
     if restricted.total == 0:
         raise InputError(f"the condition given never holds in {shoe}: {given.text}")
@@ -461,10 +463,49 @@ def by_feature(shoe: Shoe, bets: list[Bet], decisions: Decisions, feature: str, 
         raise InputError(f"by {feature!r}: not a feature (see the table of features in docs/language.md)", parameter="by")
     engine = engine or default_engine()
     probe = parse_condition(f"{feature} == {feature}")
-    coups = engine.coups(shoe, decisions, merge_levels(probe.slots, *(bet.card_slots for bet in bets)))
-    values = sorted({int(value) for value in np.asarray(coups.columns[feature]).tolist()})
-    return [(value, _conditional(shoe, bets, decisions, engine, _equals(feature, value))) for value in values
-            if coups.count_where(np.asarray(coups.columns[feature]) == value)]
+    faces = probe.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
+    coups = engine.coups(shoe, decisions, merge_levels(probe.slots, *(bet.card_slots for bet in bets)), faces=faces)
+    column = np.asarray(coups.columns[feature_column(feature)])
+    values = sorted({int(value) for value in column.tolist()})
+    return [(value, _conditional(shoe, bets, decisions, engine, _equals(feature, value), coups)) for value in values if coups.count_where(column == value)]
+
+
+def best_choice(expectations: Sequence[Fraction]) -> int | None:
+    """The bet a player who may also not bet chooses: the index of the highest expectation above
+    zero (the first on a tie), or None where none is above zero.
+
+    >>> best_choice([Fraction(-1, 9), Fraction(1, 20), Fraction(1, 20)]), best_choice([Fraction(0)])
+    (1, None)
+    """
+    best = max(range(len(expectations)), key=lambda index: (expectations[index], -index), default=None)
+    return best if best is not None and expectations[best] > 0 else None
+
+
+@dataclass(frozen=True)
+class BestOf:
+    """What knowing a feature is worth to a player who bets the best of the bets or nothing: the
+    expectation per coup, and the bet chosen at each value (None: no bet)."""
+
+    expected_value: Fraction
+    choices: tuple[tuple[int, str | None], ...]
+
+
+def best_of(rows: Sequence[tuple[int, Analysis]]) -> BestOf:
+    """The expectation per coup of the best of the bets or no bet, chosen knowing the value of the
+    feature that :func:`by_feature` split the coups by (each value weighed by its probability).
+
+    >>> rows = by_feature(Shoe.decks(8), as_bets("banker, player", PUNTO_BANCO, False), decisions_of(PUNTO_BANCO), "shoe_card1_value")
+    >>> best = best_of(rows)
+    >>> fixed(best.expected_value * 100, 3), best.choices[:2]  # Jacobson, "Baccarat: The Known Card": card 1, 6.765%
+    ('6.765', ((0, 'banker'), (1, 'banker')))
+    """
+    total, choices = Fraction(0), []
+    for value, analysis in rows:
+        chosen = best_choice([result.expected_value for result in analysis.bets])
+        choices.append((value, None if chosen is None else analysis.bets[chosen].bet.name))
+        if chosen is not None:
+            total += analysis.bets[chosen].expected_value * (analysis.given.probability if analysis.given else 1)
+    return BestOf(total, tuple(choices))
 
 
 def _equals(feature: str, value: int) -> Condition:

@@ -21,7 +21,9 @@ from ..core.coup import EMPTY_HAND, NOT_DEALT, STOOD, Hand, coup_key, decisions_
 from .distribution import INT64_SAFE, Distribution, count_array, draws
 from ..errors import InputError
 from ..core.features import (
-    SLOTS,
+    FIRST_CARDS,
+    POSITIONS_OF,
+    TRACKED_CARDS,
     Columns,
     Granularity,
     Levels,
@@ -44,10 +46,13 @@ MAX_LEAVES = 20_000_000
 
 
 def position_levels(tracked: Levels) -> list[Granularity]:
-    """The granularity each of the six deal positions is drawn at: a slot's own, and for the fifth
-    card, which is the player's third card or, when the player stood, the banker's, both."""
-    levels = [tracked.get(slot, Granularity.VALUE) for slot in SLOTS]
-    levels[4] = levels[4].join(levels[5])
+    """The granularity each of the six deal positions is drawn at: that of every slot or position
+    whose card may lie there (the fifth card is the player's third card or, when the player stood,
+    the banker's)."""
+    levels = [Granularity.VALUE] * 6
+    for key, level in tracked.items():
+        for position in POSITIONS_OF[key]:
+            levels[position] = levels[position].join(level)
     return levels
 
 
@@ -64,9 +69,10 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
     """Every coup dealt from ``shoe``, counted as ordered 6-card sequences (times the decisions' scale
     squared: see :mod:`exact_odds.core.policy`).
 
-    ``tracked`` maps slots to the granularity their class is recorded at. The cards of a shoe are
-    exchangeable, so the positions of tracked slots are drawn first, finely, and the coup is then
-    walked over point values with those cards in place. ``hand`` is a coup in progress (point values
+    ``tracked`` maps slots (and the fifth and sixth positions in the shoe) to the granularity their
+    class is recorded at. The cards of a shoe are exchangeable, so the positions of tracked slots
+    are drawn first, finely, and the coup is then walked over point values with those cards in
+    place (a position drawn and not dealt is one of the sequence's unused cards). ``hand`` is a coup in progress (point values
     by slot, see :mod:`exact_odds.core.coup`) whose cards were already taken out of ``shoe``: the result
     then counts the ways to complete it, as ordered sequences of the remaining ``6 - cards dealt``,
     weighted by the decisions still ahead; those the hand has taken are given (each counts
@@ -82,11 +88,11 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
         raise InputError(f"the bets read the card slots {', '.join(tracked)} too finely to enumerate every coup "
                          f"(about {estimated_leaves(shoe, tracked):,} leaves): read fewer slots, or ranks or colours instead of suits")
     levels = position_levels(tracked)
-    early = sorted({SLOTS.index(slot) for slot in tracked} | ({4} if "banker_card3" in tracked else set()))
+    early = sorted({position for key in tracked for position in POSITIONS_OF[key]})
     fine = Granularity.VALUE
     for position in early:
         fine = fine.join(levels[position])
-    key_slots = [position for position, slot in enumerate(SLOTS) if slot in tracked]
+    keys = [key for key in TRACKED_CARDS if key in tracked]
     rows: dict[tuple[int, ...], int] = defaultdict(int)
     replace = shoe.with_replacement
     taken = 0 if replace else 1
@@ -100,10 +106,11 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
 
     def leaf(weight: int, hand: Hand, drawn: int, decided: int, placed: dict[int, int]) -> None:
         key: tuple[int, ...] = coup_key(hand)
-        if key_slots:
+        if keys:
             player_stood = hand[4] < 0
-            position_of = (0, 1, 2, 3, 4, 4 if player_stood else 5)
-            key += tuple(placed[position_of[slot]] if hand[slot] >= 0 else NOT_DEALT for slot in key_slots)
+            position_of = (0, 1, 2, 3, 4, 4 if player_stood else 5, 4, 5)  # slots, then the positions 5 and 6 (always drawn)
+            key += tuple(placed[position_of[index]] if index >= 6 or hand[index] >= 0 else NOT_DEALT
+                         for index in (TRACKED_CARDS.index(name) for name in keys))
         rows[key] += weight * unused[drawn] * normalise[decided]
 
     def walk(counts: list[int], weight: int, hand: Hand, drawn: int, decided: int, placed: dict[int, int]) -> None:
@@ -138,21 +145,20 @@ def enumerate_coups(shoe: Shoe, rules: DrawRules | Decisions = PUNTO_BANCO, trac
                 counts[label] = count
 
     place(0, counts, 1, {})
-    distribution = _coup_distribution(rows, key_slots, tracked, fine, draws(size, 6 - dealt, replace) * scale**2, 6 - dealt, decisions, scale**2)
+    distribution = _coup_distribution(rows, keys, tracked, fine, draws(size, 6 - dealt, replace) * scale**2, 6 - dealt, decisions, scale**2)
     add_counted(distribution.columns, counted.items())
     return distribution
 
 
-def _coup_distribution(rows: dict[tuple[int, ...], int], key_slots: list[int], tracked: Levels, fine: Granularity,
+def _coup_distribution(rows: dict[tuple[int, ...], int], keys: list[str], tracked: Levels, fine: Granularity,
                        total: int, cards: int, decisions: Decisions, scale: int) -> Distribution:
-    keys = list(rows)
-    table = np.array(keys, dtype=np.int64).reshape(len(keys), 4 + len(key_slots))
+    found = list(rows)
+    table = np.array(found, dtype=np.int64).reshape(len(found), 4 + len(keys))
     columns = coup_columns(table[:, 0], table[:, 1], table[:, 2], table[:, 3], decisions.rules.naturals)
     columns.levels.update(tracked)
-    for index, position in enumerate(key_slots):
-        slot = SLOTS[position]
-        columns.update(card_columns(slot, tracked[slot], relabel(table[:, 4 + index], fine, tracked[slot])))
-    return Distribution(columns, count_array([rows[key] for key in keys], total), total, cards, scale)
+    for index, key in enumerate(keys):
+        columns.update(card_columns(key, tracked[key], relabel(table[:, 4 + index], fine, tracked[key])))
+    return Distribution(columns, count_array([rows[key] for key in found], total), total, cards, scale)
 
 
 def enumerate_cards(shoe: Shoe, tracked: Levels) -> Distribution:
@@ -163,9 +169,9 @@ def enumerate_cards(shoe: Shoe, tracked: Levels) -> Distribution:
     ``len(tracked)`` cards. The count of a sequence of classes is the product, over classes, of the
     falling factorial of its count in the shoe (its power, for the infinite deck).
     """
-    slots = [slot for slot in SLOTS if slot in tracked]
-    if any(SLOTS.index(slot) >= 4 for slot in slots):
-        raise ValueError("a third card is dealt only when the coup draws it: count it through the coup")
+    if any(key not in FIRST_CARDS for key in tracked):
+        raise ValueError("a third card is dealt only when the coup draws it: count it (and cards 5 and 6) through the coup")
+    slots = [slot for slot in FIRST_CARDS if slot in tracked]
     level = Granularity.VALUE
     for slot in slots:
         level = level.join(tracked[slot])

@@ -43,9 +43,12 @@ from ..core.coup import NOT_DEALT, coup_sequences
 from ..core.features import (
     COLORS,
     COUNTED,
+    FIRST_CARDS,
+    LATE_POSITIONS,
+    POSITIONS_OF,
     SIDES,
-    SLOTS,
     SUIT_COLOR,
+    TRACKED_CARDS,
     Array,
     Columns,
     Granularity,
@@ -54,6 +57,7 @@ from ..core.features import (
     add_counted,
     card_columns,
     card_labels,
+    card_positions,
     class_values,
     counted_truth,
     coup_columns,
@@ -61,6 +65,7 @@ from ..core.features import (
     relabel,
     representatives,
     shoe_counts,
+    shoe_order,
     split_counted,
 )
 from ..core.policy import Decisions
@@ -77,7 +82,8 @@ ABSENT = 63
 """The class id of an empty position in a packed multiset key (6 bits per card)."""
 
 Tracked = tuple[tuple[str, Granularity], ...]
-"""Tracked slots and their granularity, in slot order (a hashable form of :data:`~exact_odds.core.features.Levels`)."""
+"""Tracked slots (and shoe positions 5 and 6) and their granularity, in the order of
+:data:`~exact_odds.core.features.TRACKED_CARDS` (a hashable form of :data:`~exact_odds.core.features.Levels`)."""
 
 Support = tuple[bool, ...] | None
 """Which of the 52 cards a shoe holds (None: all may occur). A table built for a support leaves out
@@ -85,8 +91,20 @@ the classes no card of it falls in: the same counts for that shoe, a smaller tab
 
 
 def tracked_key(levels: dict[str, Granularity]) -> Tracked:
-    """The tracked slots in slot order, then the counted predicates in order: hashable."""
-    return tuple((slot, levels[slot]) for slot in SLOTS if slot in levels) + tuple(sorted((key, level) for key, level in levels.items() if key.startswith(COUNTED)))
+    """The tracked slots and positions in order, then the counted predicates in order: hashable."""
+    return tuple((key, levels[key]) for key in TRACKED_CARDS if key in levels) + tuple(sorted((key, level) for key, level in levels.items() if key.startswith(COUNTED)))
+
+
+def coup_class(values: Array) -> Array:
+    """The class of each coup given by slot (rows of :data:`~exact_odds.core.features.SLOTS`, -1:
+    not dealt), as one code: its two-card totals and third cards (below 12,100)."""
+    code: Array = ((((values[0] + values[2]) % 10) * 10 + (values[1] + values[3]) % 10) * 11 + values[4] + 1) * 11 + values[5] + 1
+    return code
+
+
+def class_columns(code: Array, decisions: Decisions) -> Columns:
+    """The coup features of coup classes (:func:`coup_class`)."""
+    return coup_columns(code // 1210, code // 121 % 10, code // 11 % 11 - 1, code % 11 - 1, decisions.rules.naturals)
 
 
 @dataclass(frozen=True, eq=False)
@@ -317,28 +335,50 @@ def _present(labels: Array, classes: int, support: Support) -> Array:
     return present
 
 
-def _refine(values: Array, weights: Array, tracked: Tracked, fine: Granularity, support: Support = None) -> tuple[Array, Array, Array]:
-    """Each sequence once per way to give its tracked cards a class at ``fine`` (of the support): the
-    values, the fine labels of tracked slots (-1 elsewhere) and the weights, repeated."""
-    labels = np.full(values.shape, NOT_DEALT, dtype=np.int64)
+def _refine(cards: Array, weights: Array, read: Array, fine: Granularity, support: Support = None) -> tuple[Array, Array, Array, Array]:
+    """Each sequence (cards in shoe order) once per way to give the cards it tracks (``read``:
+    positions x sequences) a class at ``fine`` (of the support): the cards, the fine labels of the
+    tracked cards (-1 elsewhere), the weights, and the sequence each came from."""
+    labels = np.full(cards.shape, NOT_DEALT, dtype=np.int64)
+    origin = np.arange(len(weights))
     present = _present(card_labels(fine), fine.classes, support)
     by_value = [np.flatnonzero((np.asarray(class_values(fine)) == value) & present) for value in range(10)]
     widths = np.array([len(classes) for classes in by_value] + [1])
     table = np.full((11, widths.max()), NOT_DEALT)
     for value, classes in enumerate(by_value):
         table[value, : len(classes)] = classes
-    for slot, _ in tracked:
-        position = SLOTS.index(slot)
-        repeats = widths[values[position]]  # value -1 (not dealt) reads the last row: one copy
+    for position in range(MAX_CARDS):
+        if not read[position].any():
+            continue
+        repeats = np.where(read[position], widths[cards[position]], 1)
         if repeats.sum() > MAX_SEQUENCES:
-            raise InputError(f"the bets read {', '.join(slot for slot, _ in tracked)} too finely to tabulate every coup "
-                             f"({int(repeats.sum()):,} sequences): read fewer slots, or ranks or colours instead of suits "
-                             "(counting cards with count() is cheap alone, but beside a card slot every slot is read)")
-        origin = np.repeat(np.arange(len(repeats)), repeats)
-        within = np.arange(len(origin)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
-        values, labels, weights = values[:, origin], labels[:, origin], weights[origin]
-        labels[position] = table[values[position], within]
-    return values, labels, weights
+            raise InputError(f"the bets read the card slots too finely to tabulate every coup ({int(repeats.sum()):,} sequences): read fewer "
+                             "slots, or ranks or colours instead of suits (counting cards with count() is cheap alone, but beside a card "
+                             "slot every slot is read)")
+        copies = np.repeat(np.arange(len(repeats)), repeats)
+        within = np.arange(len(copies)) - np.repeat(np.cumsum(repeats) - repeats, repeats)
+        cards, labels, weights, read, origin = cards[:, copies], labels[:, copies], weights[copies], read[:, copies], origin[copies]
+        labels[position] = np.where(read[position], table[cards[position], within], NOT_DEALT)
+    return cards, labels, weights, origin
+
+
+def _read(tracked: list[str], values: Array) -> Array:
+    """Which shoe positions (rows) of each coup (given by slot, columns) hold a card that one of the
+    ``tracked`` slots or positions reads."""
+    read = np.zeros((MAX_CARDS, values.shape[1]), dtype=bool)
+    for key in tracked:
+        position = card_positions(key, values[4], values[5])
+        read[position[position >= 0], np.flatnonzero(position >= 0)] = True
+    return read
+
+
+def _label_of(key: str, labels: Array, player_third: Array, banker_third: Array, rows: Array | None = None) -> Array:
+    """The label of the card a tracked slot or position reads in each row (-1: none), from the
+    labels by shoe position (``rows``: the row of ``labels`` for each position, default itself)."""
+    position = card_positions(key, player_third, banker_third)
+    index = np.maximum(position, 0) if rows is None else rows[np.maximum(position, 0)]
+    label: Array = np.where(position >= 0, labels[index, np.arange(len(position))], NOT_DEALT)
+    return label
 
 
 def counted_partition(counted: Tracked) -> Partition:
@@ -432,7 +472,7 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
     values = narrow.astype(np.int64)
     if decisions.scale**2 * MAX_ORDERINGS * MAX_ORDERINGS >= INT64_SAFE:  # weights times orderings: Python integers
         weights = weights.astype(object)
-    klass = ((((values[0] + values[2]) % 10) * 10 + (values[1] + values[3]) % 10) * 11 + values[4] + 1) * 11 + values[5] + 1
+    klass = coup_class(values)
     present = np.zeros(12100, dtype=bool)  # coup classes by code (two-card totals, third cards): a dense map, not a sort
     present[klass] = True
     coups = np.flatnonzero(present)
@@ -660,37 +700,37 @@ def build_coup_table(decisions: Decisions, tracked: Tracked = (), support: Suppo
     counted = tuple((key, level) for key, level in tracked if key.startswith(COUNTED))
     if counted and len(counted) == len(tracked):
         return counted_table(decisions, counted)
-    narrow, weights = _value_sequences(decisions)
-    values = narrow.astype(np.int64)
+    if counted:
+        tracked = tracked_key(split_counted(dict(tracked))[0])
+    keys = [key for key, _ in tracked]
+    narrow, shoe_cards, weights = _shoe_sequences(decisions, tuple(POSITIONS_OF[key][0] for key in keys if key in LATE_POSITIONS))
+    values, cards = narrow.astype(np.int64), shoe_cards.astype(np.int64)
     if decisions.scale**2 * MAX_ORDERINGS >= INT64_SAFE:  # the sums of a multiset's orderings: Python integers
         weights = weights.astype(object)
     if support is not None:
         held = _present(np.asarray(POINT_VALUES)[np.arange(52) // 4], 10, support)
-        keep = np.all(held[values] | (values < 0), axis=0)
-        values, weights = values[:, keep], weights[keep]
-    if counted:
-        tracked = tracked_key(split_counted(dict(tracked))[0])
+        keep = np.all(held[cards] | (cards < 0), axis=0)
+        values, cards, weights = values[:, keep], cards[:, keep], weights[keep]
     fine = Granularity.VALUE
     for _, level in tracked:
         fine = fine.join(level)
     refined = fine.classes if tracked else 0
-    values, labels, weights = _refine(values, weights, tracked, fine, support)
-    player_two, banker_two = (values[0] + values[2]) % 10, (values[1] + values[3]) % 10
-    row_code = ((player_two * 10 + banker_two) * 11 + values[4] + 1) * 11 + values[5] + 1
-    for slot, level in tracked:
-        row_code = row_code * 64 + relabel(labels[SLOTS.index(slot)], fine, level) + 1
-    ids = np.where(labels >= 0, labels, np.where(values >= 0, values + refined, ABSENT))  # class ids (module docstring)
+    cards, labels, weights, origin = _refine(cards, weights, _read(keys, values), fine, support)
+    values = values[:, origin]
+    row_code = coup_class(values)
+    for key, level in tracked:
+        row_code = row_code * 64 + relabel(_label_of(key, labels, values[4], values[5]), fine, level) + 1
+    ids = np.where(labels >= 0, labels, np.where(cards >= 0, cards + refined, ABSENT))  # class ids (module docstring)
     rows, row_index = np.unique(row_code, return_inverse=True)
     codes = rows.copy()
-    slot_labels = []
-    for slot, level in reversed(tracked):
-        slot_labels.append((slot, level, codes % 64 - 1))
+    key_labels = []
+    for key, level in reversed(tracked):
+        key_labels.append((key, level, codes % 64 - 1))
         codes //= 64
-    keys = np.stack([codes // 1210, codes // 121 % 10, codes // 11 % 11 - 1, codes % 11 - 1])
-    columns = coup_columns(keys[0], keys[1], keys[2], keys[3], decisions.rules.naturals)
-    for slot, level, slot_label in reversed(slot_labels):
-        columns.levels[slot] = level
-        columns.update(card_columns(slot, level, slot_label))
+    columns = class_columns(codes, decisions)
+    for key, level, key_label in reversed(key_labels):
+        columns.levels[key] = level
+        columns.update(card_columns(key, level, key_label))
     if counted:
         add_counted(columns, counted)
     return _collect(Partition.of(fine), refined, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(ids), weights)
@@ -712,8 +752,8 @@ def card_table(tracked: Tracked, partition: Partition | None = None) -> Table:
     A partition coarser than the granularity must decide everything read of the slots (as
     :func:`~exact_odds.engine.patterns.card_partition` does for a set of bets); each row's cards are
     one card of each class (the lowest), read at the slots' own levels."""
-    if any(SLOTS.index(slot) >= 4 for slot, _ in tracked):
-        raise ValueError("a third card is dealt only when the coup draws it: count it through the coup")
+    if any(slot not in FIRST_CARDS for slot, _ in tracked):
+        raise ValueError("a third card is dealt only when the coup draws it: count it (and cards 5 and 6) through the coup")
     partition = partition or card_partition_of(tracked)
     classes = partition.classes
     sequences = classes ** len(tracked)
@@ -746,6 +786,30 @@ def _value_sequences(decisions: Decisions) -> tuple[Array, Array]:
     """:func:`~exact_odds.core.coup.coup_sequences` with the values in bytes, kept per rule set and policy."""
     values, weights = coup_sequences(decisions)
     return values.astype(np.int8), weights
+
+
+@lru_cache(maxsize=8)
+def _shoe_sequences(decisions: Decisions, filled: tuple[int, ...] = ()) -> tuple[Array, Array, Array]:
+    """:func:`_value_sequences` with each coup's cards in shoe order too
+    (:func:`~exact_odds.core.features.shoe_order`), and each shoe position of ``filled`` (4, 5) that
+    a coup does not deal given every point value in turn: the 6-card sequence holds a card there
+    whatever the coup deals. (The values by slot, the cards by position, the weights.)
+
+    >>> from exact_odds.core.policy import resolve
+    >>> from exact_odds.core.rules import PUNTO_BANCO
+    >>> values, cards, weights = _shoe_sequences(resolve(PUNTO_BANCO), (4, 5))
+    >>> len(weights)  # every sequence of six point values, once
+    1000000
+    """
+    values, weights = _value_sequences(decisions)
+    cards = shoe_order(values)
+    for position in filled:
+        copies = np.where(cards[position] < 0, 10, 1)
+        origin = np.repeat(np.arange(len(weights)), copies)
+        within = np.arange(len(origin)) - np.repeat(np.cumsum(copies) - copies, copies)
+        values, cards, weights = values[:, origin], cards[:, origin], weights[origin]
+        cards[position] = np.where(cards[position] < 0, within, cards[position])
+    return values, cards, weights
 
 
 def _too_fine(slots: list[str], rows: int) -> InputError:
@@ -783,7 +847,7 @@ def _slot_classes(shoe: Shoe, patterns: Array, slots: list[str], maps: list[Arra
         table[value, : len(classes)] = classes
     origin = np.arange(len(patterns))
     labels = np.zeros((0, len(patterns)), dtype=np.int64)
-    for slot in range(len(slots)):
+    for slot in range(patterns.shape[1]):
         repeats = widths[patterns[origin, slot]]  # a slot with no card (-1) reads the last row: one way
         if repeats.sum() > MAX_SLOT_ROWS:
             raise _too_fine(slots, int(repeats.sum()))
@@ -857,69 +921,98 @@ def _summed_over_marks(klass: Array, row_pattern: Array, row_counts: Array, patt
     return np.concatenate(out_klass), np.concatenate(out_labels, axis=1), np.concatenate(out_counts)
 
 
+def _position_levels(keys: list[str], tracked: Levels, faces: Collection[str] | None) -> tuple[dict[int, Granularity], dict[int, bool]]:
+    """The granularity each shoe position a tracked slot or position may read is drawn at (the
+    finest of theirs), and whether it is read by its mark alone (by no slot of ``faces``; None:
+    all). The banker's third card lies at the fifth or the sixth position: both alike."""
+    levels: dict[int, Granularity] = {}
+    marked: dict[int, bool] = {}
+    for key in keys:
+        for position in POSITIONS_OF[key]:
+            levels[position] = levels.get(position, Granularity.VALUE).join(tracked[key])
+            marked[position] = marked.get(position, True) and faces is not None and key not in faces
+    if "banker_card3" in tracked:
+        levels[4] = levels[5] = levels[4].join(levels[5])
+        marked[4] = marked[5] = marked[4] and marked[5]
+    return levels, marked
+
+
 def slot_distribution(shoe: Shoe, decisions: Decisions, tracked: Levels, faces: Collection[str] | None = None) -> Distribution:
-    """Every coup of ``shoe`` by coup class and the classes of the ``tracked`` card slots, each at
-    its own granularity (card slots only, no counted predicates), as ordered 6-card sequences. A slot
-    not in ``faces`` (None: all) is read by its suit or colour alone: its rows say only that.
+    """Every coup of ``shoe`` by coup class and the classes of the ``tracked`` card slots (and shoe
+    positions 5 and 6), each at its own granularity (no counted predicates), as ordered 6-card
+    sequences. A slot not in ``faces`` (None: all) is read by its suit or colour alone: its rows say
+    only that.
 
     The cards of a shoe are exchangeable: the sequences of a coup whose tracked cards fall in given
     classes number the ordered draws of those cards into those classes times the ways to deal the
     coup's other cards, by point value, from the cards left, which depend on the tracked cards'
-    values only. So each coup over point values is weighed once for the pattern of its tracked
-    slots' values, and each pattern is split into classes by a product of a few counts
-    (:func:`_slot_classes`), never a table of every class of every card; a slot read by its mark
-    alone is then summed over its values (:func:`_summed_over_marks`)."""
+    values only. So each coup over point values (with the fifth and sixth cards given every value
+    where tracked and not dealt) is weighed once for the pattern of the values at the shoe positions
+    read, and each pattern is split into classes by a product of a few counts
+    (:func:`_slot_classes`), never a table of every class of every card; a position read by its
+    mark alone is then summed over its values (:func:`_summed_over_marks`)."""
     shoe = shoe.checked()
-    slots = [slot for slot in SLOTS if slot in tracked]
-    levels = [tracked[slot] for slot in slots]
+    keys = [key for key in TRACKED_CARDS if key in tracked]
+    levels, marked = _position_levels(keys, tracked, faces)
+    positions = sorted(levels)
     fine = Granularity.VALUE
-    for level in levels:
+    for level in levels.values():
         fine = fine.join(level)
     value_counts = gather(shoe_counts(shoe, fine), class_values(fine))
     size, replace, scale = sum(value_counts), shoe.with_replacement, decisions.scale**2
     total = draws(size, MAX_CARDS, replace) * scale
     kind: Any = np.int64 if size**MAX_CARDS * scale < INT64_SAFE else object  # bounds every count and every partial product below
-    values, weights = _value_sequences(decisions)
-    wide = values.astype(np.int64)
-    positions = [SLOTS.index(slot) for slot in slots]
-    rest = [position for position in range(MAX_CARDS) if position not in positions]
+    narrow, cards, weights = _shoe_sequences(decisions, tuple(POSITIONS_OF[key][0] for key in keys if key in LATE_POSITIONS))
+    holds = np.append(np.asarray(value_counts) > 0, True)  # (the last for no card)
+    if not holds.all():  # only the coups the shoe's values can make
+        possible = holds[cards].all(axis=0)
+        narrow, cards, weights = narrow[:, possible], cards[:, possible], weights[possible]
+    values = narrow.astype(np.int64)
+    read = _read(keys, values)
+    held = np.where(read, cards, np.int8(NOT_DEALT))[positions]  # the cards read, by position (in bytes: a million coups)
+    rest = np.where(read, np.int8(NOT_DEALT), cards)
     available = np.asarray(value_counts, dtype=kind)
     completions = weights.astype(kind)
-    for place, position in enumerate(rest):  # each other card of the coup drawn by value from what is left
-        value = wide[position]
-        before = sum((wide[other] == value).astype(np.int64) for other in positions + rest[:place])
+    for position in range(MAX_CARDS):  # each other card drawn by value from what is left
+        value = rest[position]
+        if not replace:
+            before = (held == value).sum(axis=0, dtype=np.int64) + (rest[:position] == value).sum(axis=0, dtype=np.int64)
         left = available[np.maximum(value, 0)] - (0 if replace else before)
         completions = completions * np.where(value >= 0, np.maximum(left, 0), 1)
-    dealt = (values >= 0).sum(axis=0)
-    unused = np.asarray([draws(size - (0 if replace else cards), MAX_CARDS - cards, replace) for cards in range(FACTORS)], dtype=kind)
+    dealt = (cards >= 0).sum(axis=0)
+    unused = np.asarray([draws(size - (0 if replace else count), MAX_CARDS - count, replace) for count in range(FACTORS)], dtype=kind)
     completions = completions * unused[dealt]
     possible = completions != 0
-    wide, completions = wide[:, possible], completions[possible]
-    radix = 11 ** len(slots)
+    values, held, completions = values[:, possible], held[:, possible], completions[possible]
+    radix = 11 ** len(positions)
     pattern = np.zeros(len(completions), dtype=np.int64)
-    for position in reversed(positions):
-        pattern = pattern * 11 + wide[position] + 1
-    klass = ((((wide[0] + wide[2]) % 10) * 10 + (wide[1] + wide[3]) % 10) * 11 + wide[4] + 1) * 11 + wide[5] + 1
-    rows, row_index = np.unique(klass * radix + pattern, return_inverse=True)
+    for row in reversed(held):
+        pattern = pattern * 11 + row + 1
+    rows, row_index = np.unique(coup_class(values) * radix + pattern, return_inverse=True)
     row_counts = np.zeros(len(rows), dtype=kind)
     np.add.at(row_counts, row_index.ravel(), completions)
     rows, row_counts = rows[row_counts != 0], row_counts[row_counts != 0]
     pattern_codes, row_pattern = np.unique(rows % radix, return_inverse=True)
-    patterns = np.stack([pattern_codes // 11**slot % 11 - 1 for slot in range(len(slots))], axis=1)
-    marked = [faces is not None and slot not in faces for slot in slots]
+    patterns = np.stack([pattern_codes // 11**index % 11 - 1 for index in range(len(positions))], axis=1)
+    marks = [marked[position] for position in positions]
     summed = None
-    if any(marked):
-        maps = [_mark_labels(fine, level) if mark else label_map(fine, level) for level, mark in zip(levels, marked)]
+    if any(marks):
+        maps = [_mark_labels(fine, levels[position]) if mark else label_map(fine, levels[position]) for position, mark in zip(positions, marks)]
         exact: Any = np.float64 if total < FLOAT_EXACT and kind is np.int64 else kind  # float64: every sum is a count below 2^53, exact
-        pattern_of, labels, ways = _slot_classes(shoe, patterns, slots, maps, fine)
-        summed = _summed_over_marks(rows // radix, row_pattern.ravel(), row_counts.astype(exact), patterns, marked, pattern_of, labels, ways.astype(exact), exact)
+        pattern_of, labels, ways = _slot_classes(shoe, patterns, keys, maps, fine)
+        summed = _summed_over_marks(rows // radix, row_pattern.ravel(), row_counts.astype(exact), patterns, marks, pattern_of, labels, ways.astype(exact), exact)
     if summed is None:
-        marked = [False] * len(slots)
-        pattern_of, labels, ways = _slot_classes(shoe, patterns, slots, [label_map(fine, level) for level in levels], fine)
-        summed = _expanded(rows // radix, row_pattern.ravel(), row_counts, pattern_of, labels, ways.astype(kind), slots, len(patterns))
+        marks = [False] * len(positions)
+        pattern_of, labels, ways = _slot_classes(shoe, patterns, keys, [label_map(fine, levels[position]) for position in positions], fine)
+        summed = _expanded(rows // radix, row_pattern.ravel(), row_counts, pattern_of, labels, ways.astype(kind), keys, len(patterns))
     klass, labels, counts = summed
-    columns = coup_columns(klass // 1210, klass // 121 % 10, klass // 11 % 11 - 1, klass % 11 - 1, decisions.rules.naturals)
+    columns = class_columns(klass, decisions)
     columns.levels.update(tracked)
-    for slot, level, label, mark in zip(slots, levels, labels, marked):
-        columns.update(_mark_columns(slot, level, label) if mark else card_columns(slot, level, label))
+    row_of = np.zeros(MAX_CARDS, dtype=np.int64)
+    row_of[positions] = np.arange(len(positions))
+    for key in keys:
+        label = _label_of(key, labels, klass // 11 % 11 - 1, klass % 11 - 1, row_of)
+        position = POSITIONS_OF[key][0]
+        level, mark = levels[position], marks[positions.index(position)]
+        columns.update(_mark_columns(key, level, label) if mark else card_columns(key, level, label))
     return Distribution(columns, counts.astype(np.int64 if total < INT64_SAFE else object), total, MAX_CARDS, scale)

@@ -7,7 +7,7 @@ from fractions import Fraction
 from ..core.features import OUTCOMES
 from ..core.numbers import fixed, percent, square_root
 from ..core.rules import PUNTO_BANCO
-from ..engine.analysis import Analysis, BetAnalysis
+from ..engine.analysis import Analysis, BetAnalysis, best_of
 from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
 from ..records import versioned
 
@@ -132,19 +132,25 @@ def value_text(feature: str, value: int) -> str:
 
 
 def by_document(feature: str, rows: list[tuple[int, Analysis]]) -> Document:
-    """P(banker), P(player), P(tie) and each bet's expectation for each value of a feature."""
+    """P(banker), P(player), P(tie) and each bet's expectation for each value of a feature; and
+    what knowing the value is worth to a player who bets the best of the bets or nothing."""
+    best = best_of(rows)
+    chosen = dict(best.choices)
     record = versioned("by", {"by": feature, "rows": [
         {"value": value_text(feature, value), "combinations": analysis.total, "probability": str(analysis.given.probability if analysis.given else 1),
          "outcomes": {name: {"combinations": analysis.outcomes[name], "probability": str(analysis.probability(name))} for name in OUTCOMES},
-         "bets": {result.bet.name: {"expected_value": str(result.expected_value)} for result in analysis.bets}}
-        for value, analysis in rows]})
+         "bets": {result.bet.name: {"expected_value": str(result.expected_value)} for result in analysis.bets}, "best_of": chosen[value]}
+        for value, analysis in rows], "best_of": {"expected_value": str(best.expected_value), "percent": float(best.expected_value * 100)}})
     bets = [result.bet.name for result in rows[0][1].bets] if rows else []
     values = [[value_text(feature, value), f"{analysis.total:,}", fixed(analysis.given.probability if analysis.given else Fraction(1), 6)]
               + [fixed(analysis.probability(name), 6) for name in OUTCOMES] + [fixed(result.expected_value, 6) for result in analysis.bets]
               for value, analysis in rows]
     headers = [feature, "combinations", "probability"] + [f"P({name})" for name in OUTCOMES] + [f"EV {name}" for name in bets]
     by_value = table(headers, values)
-    return Document((by_value,), Data(record, by_value))
+    if not bets:
+        return Document((by_value,), Data(record, by_value))
+    line = f"best of the bets or none, knowing {feature}: {fixed(best.expected_value * 100, 4)}% per coup (exact: --format json)"
+    return Document((by_value, Paragraph(line)), Data(record, by_value))
 
 
 def better_for_player(analyses: list[Analysis]) -> Analysis:

@@ -10,26 +10,31 @@ from ..engine.enumerator import enumerate_coups
 from ..errors import InputError
 from ..bets.conditions import MissingDetail, parse_condition
 from ..core.numbers import fixed, money
-from ..core.features import OUTCOMES, SLOTS, Columns, Granularity, card_columns, coup_columns
+from ..core.features import LATE_POSITIONS, OUTCOMES, SLOTS, Columns, Granularity, card_columns, coup_columns
 from ..output.grid import grid
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 
 
 def coup_features(coup: Coup, decisions: Decisions) -> Columns:
-    """The feature columns (one row) of a settled coup, for settling bets on it."""
+    """The feature columns (one row) of a settled coup, for settling bets on it (the fifth and
+    sixth cards of the sequence only where the coup dealt them: a bet that reads one it did not
+    deal cannot be settled)."""
     hand = coup.hand
     columns = coup_columns([(hand[0] + hand[2]) % 10], [(hand[1] + hand[3]) % 10], [max(hand[4], -1)], [max(hand[5], -1)],
                            decisions.rules.naturals)
     cards = {"player": coup.player, "banker": coup.banker}
+    third = [hand[2] for hand in (coup.player, coup.banker) if len(hand) == 3]  # cards 5 and 6, as far as dealt
+    held: dict[str, Card | None] = {position: card for position, card in zip(LATE_POSITIONS, third)}
     for slot in SLOTS:
         side, position = slot.split("_card")
         hand_cards = cards[side]
-        card = hand_cards[int(position) - 1] if int(position) <= len(hand_cards) else None
+        held[slot] = hand_cards[int(position) - 1] if int(position) <= len(hand_cards) else None
+    for key, card in held.items():
         level = Granularity.CARD if card is None or card.suit is not None else Granularity.RANK
         label = -1 if card is None else (card.rank_index * 4 + SUITS.index(card.suit) if card.suit else card.rank_index)
-        columns.levels[slot] = level
-        columns.update(card_columns(slot, level, [label]))
+        columns.levels[key] = level
+        columns.update(card_columns(key, level, [label]))
     return columns
 
 

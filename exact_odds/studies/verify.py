@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.analysis import BetAnalysis, analyze, check_unordered, unordered_divisor
 from ..engine.distribution import Distribution
@@ -29,7 +29,11 @@ from ..core.rules import PRESETS
 from ..core.shoe import Shoe, shoe_of_decks
 from ..output.blocks import Document
 from ..records import versioned
+from .protect import parse_groups
 from .simulate import THRESHOLDS, Estimate, Settings, Simulation, parse_penetration, parse_tags
+
+if TYPE_CHECKING:
+    from .protect import Protection, ProtectRequest, SortSearch
 
 MAX_DECKS = 10**12
 """A record's deck count is at most this (a trillion decks)."""
@@ -50,12 +54,17 @@ MATRIX_SIZE_FIELDS = ("id", "measure", "decks", "value", "rules", "printed_as", 
 DEAD_CHIP_WAGERS = "dead_chip_wagers"
 """The expected wagers of a dead chip (:func:`exact_odds.studies.rebates.dead_chip`); ``bet`` may name
 several bets separated by commas: the mean over them, the chips shared equally."""
-MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal", MATRIX_SIZE,
+INFORMATION_GAIN = "information_gain"
+"""The measure of what information is worth (:mod:`exact_odds.studies.protect`): ``bet`` names the bets
+to choose from (or none), separated by commas; ``known`` a shoe position, or ``sorted`` with ``groups``;
+with ``best_sort`` the figure is the best two-way split of the values for ``sorted`` cards, and it
+must be ``groups``."""
+MEASURES = ("combinations", "probability", "house_edge", "house_edge_excluding_pushes", "expected_value", "effect_of_removal", MATRIX_SIZE, INFORMATION_GAIN,
             DEAD_CHIP_WAGERS, *SIMULATED)
-TEXT_FIELDS = ("id", "measure", "bet", "when", "given", "unordered", "value", "printed_as", "source", "url", "author", "note", "known_wrong",
+TEXT_FIELDS = ("id", "measure", "bet", "when", "given", "unordered", "groups", "value", "printed_as", "source", "url", "author", "note", "known_wrong",
                "rank", "rules", "policy", "tags", "count", "penetration")
 SIMULATION_FIELDS = ("tags", "threshold", "count", "penetration", "burn", "coups_after_cut", "shoes", "seed")
-FIELDS = set(TEXT_FIELDS) | {"hand_pairs", "decks", "removed", "scale"} | set(SIMULATION_FIELDS)
+FIELDS = set(TEXT_FIELDS) | {"hand_pairs", "decks", "removed", "scale", "groups", "known", "sorted", "best_sort"} | set(SIMULATION_FIELDS)
 COMMON_FIELDS = ("id", "measure", "decks", "value", "source", "url", "bet", "rules", "policy", "printed_as", "author", "note", "known_wrong")
 """The fields every record but a matrix size may have (``bet``, for a figure about an event, names the bet it is about)."""
 READS = {
@@ -65,6 +74,7 @@ READS = {
     "house_edge_excluding_pushes": (),
     "expected_value": (),
     DEAD_CHIP_WAGERS: (),
+    INFORMATION_GAIN: ("known", "sorted", "groups", "best_sort"),
     "effect_of_removal": ("rank", "removed", "when", "scale"),
     **{measure: (*SIMULATION_FIELDS, "scale") for measure in SIMULATED},
 }
@@ -162,6 +172,12 @@ class Figure:
     shoes: int = 0
     """How many shoes our check simulates."""
     seed: int = 1
+    known: int | None = None
+    """For an information gain: the shoe position known (1-6)."""
+    sorted: int | None = None
+    """For an information gain: the cards seen sorted by ``groups``."""
+    groups: str | None = None
+    best_sort: bool = False
 
     @property
     def simulated(self) -> bool:
@@ -237,10 +253,27 @@ def _checked_record(record: object, number: int, origin: str) -> Figure:
             condition = parse_condition(fields["when"])
             if (fields.get("hand_pairs") or fields.get("unordered")) and (condition.features & set(COUP_FEATURES) or set(condition.slots) - set(FIRST_CARDS)):
                 raise InputError("hand_pairs and unordered count the first cards: `when` may read only player_card1, player_card2, banker_card1, banker_card2")
-        resolve(PRESETS[fields.get("rules", "punto_banco")], Policy.parse(fields.get("policy", "")))
+        decisions = resolve(PRESETS[fields.get("rules", "punto_banco")], Policy.parse(fields.get("policy", "")))
+        if measure == INFORMATION_GAIN:
+            _protect_request(Figure(**fields), decisions)
     except InputError as error:
         raise InputError(f"{where}: {error}") from None
     return Figure(**fields)
+
+
+def _protect_request(figure: Figure, decisions: Decisions, user_bets: dict[str, Bet] | None = None) -> "ProtectRequest":
+    """The protection study an information-gain record describes (checked whole, as any request)."""
+    from .protect import ProtectRequest
+
+    bets = available_bets(decisions.rules, user_bets)
+    names = [name.strip() for name in (figure.bet or "").split(",")]
+    unknown = [name for name in names if name not in bets]
+    if unknown:
+        raise InputError(f"unknown bet {unknown[0]!r} (not in the catalog or the bets file)")
+    if figure.best_sort and figure.groups is not None:  # the split the record says is the best (not an input)
+        parse_groups(figure.groups)
+    return ProtectRequest.of(shoe_of_decks(figure.decks), [bets[name] for name in names], decisions, known=figure.known, sorted=figure.sorted,
+                             groups=None if figure.best_sort else figure.groups, best_sort=figure.best_sort)
 
 
 def _check_matrix_size(fields: dict[str, Any], where: str) -> None:
@@ -326,6 +359,8 @@ class Check:
     estimate: Estimate | None = None
     size: str = ""
     """For a matrix size: ours, written as the record writes it."""
+    reason: str = ""
+    """Why a figure whose value matches fails all the same (a best split other than the record's)."""
 
     @property
     def failed(self) -> bool:
@@ -342,6 +377,7 @@ class Calculator:
         self.distributions: dict[object, object] = {}
         self.analyses: dict[object, BetAnalysis] = {}
         self.simulations: dict[object, Simulation] = {}
+        self.informations: dict["ProtectRequest", "Protection | SortSearch"] = {}
 
     @staticmethod
     def decisions(figure: Figure) -> Decisions:
@@ -443,7 +479,25 @@ class Calculator:
         names = [name.strip() for name in (figure.bet or "").split(",")]
         return mean_wagers([dead_chip(self.bet_analysis(replace(figure, bet=name))) for name in names])
 
+    def information_gain(self, figure: Figure) -> tuple[Fraction, str]:
+        """What the information is worth, and, for a best sort, why the record fails where the best
+        split is not its ``groups`` ("" where it is)."""
+        from .protect import Protection, run
+
+        request = _protect_request(figure, self.decisions(figure), self.user_bets)
+        if request not in self.informations:
+            self.informations[request] = run(request)
+        result = self.informations[request]
+        if isinstance(result, Protection):
+            return result.gain, ""
+        best = result.splits["values", figure.sorted or 0][0]
+        wanted = best.groups if figure.groups is None else parse_groups(figure.groups)
+        same = {frozenset(group) for group in best.groups.members} == {frozenset(group) for group in wanted.members}
+        return best.gain, "" if same else f"the best split is {best.groups}, not {wanted}"
+
     def exact(self, figure: Figure) -> Fraction:
+        if figure.measure == INFORMATION_GAIN:
+            return self.information_gain(figure)[0]
         if figure.measure == DEAD_CHIP_WAGERS:
             return self.dead_chip_wagers(figure)
         if figure.measure == "effect_of_removal":
@@ -469,6 +523,7 @@ def within(printed: Printed, estimate: Estimate, errors: int = STANDARD_ERRORS) 
 
 def check(figure: Figure, calculator: Calculator) -> Check:
     exact: Fraction | None = None
+    reason = ""
     estimate: Estimate | None = None
     size = ""
     if figure.measure == MATRIX_SIZE:
@@ -481,11 +536,13 @@ def check(figure: Figure, calculator: Calculator) -> Check:
     else:
         exact = calculator.exact(figure)
         ok = matches(parse_printed(figure.value), exact, count=figure.measure == "combinations")
+        reason = calculator.information_gain(figure)[1] if figure.measure == INFORMATION_GAIN else ""
+        ok = ok and not reason
     if figure.known_wrong:
         verdict = "stale mark: matches" if ok else "known-wrong"
     else:
         verdict = "ok" if ok else "mismatch"
-    return Check(figure, exact, verdict, estimate, size)
+    return Check(figure, exact, verdict, estimate, size, reason)
 
 
 WIDTH = 120
