@@ -72,5 +72,6 @@ def test_a_par_sheet_carries_every_line_and_deck_count():
     assert [line.row for line in pair.lines] == [1, None] and pair.total == 416 * 415  # settled on the first two cards
     assert [deck.decks for deck in tie.decks] == ["1", "inf"] and tie.decks[0].total == 52 * 51 * 50 * 49 * 48 * 47
     assert (sheet.title, sheet.submitter, sheet.inputs[-1].role) == ("=cmd", "+me", "rules as analysed")
+    assert sheet.version == f"exact_odds {__import__('exact_odds').__version__}"
     with pytest.raises(InputError, match="decks is empty"):
         par_sheet(8, "tie", decks=())

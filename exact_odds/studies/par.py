@@ -200,10 +200,11 @@ def sheet_bet(result: BetAnalysis, by_decks: Mapping[str, BetAnalysis]) -> Sheet
 
 def par_sheet(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Iterable[str | Bet] | None" = None,
               rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None, *,
-              decks: Sequence[int | str] = DECKS, title: str = "", game: str = "", submitter: str = "", version: str = "",
+              decks: Sequence[int | str] = DECKS, title: str = "", game: str = "", submitter: str = "", version: str | None = None,
               date: str = "", command: str = "", inputs: Sequence[Digest] = (), engine: Engine | None = None) -> ParSheet:
     """The PAR workbook's data for ``bets`` on ``shoe`` (given as :func:`~exact_odds.engine.analysis.analyze`
     takes them), with each bet's counts on each of ``decks``; the rule set as analysed is added to the inputs.
+    The program's ``version`` is this package's unless given (the command adds how the batches are weighed).
 
     >>> dragon = par_sheet(8, "dragon_7", decks=(8,)).bets[0]
     >>> Fraction(dragon.lines[0].combinations, dragon.total)  # docs/report.md: solve-pay's row 1
@@ -220,6 +221,10 @@ def par_sheet(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | I
                    for index, result in enumerate(analysis.bets))
     rules_file = Digest.of_text("rules as analysed", "the rule set as a rules file (baccarat-odds rules --format toml)", rules_toml(decisions.rules))
     policy_text = f", with the choices {decisions.policy.summary()}" if decisions.policy else ""
+    if version is None:
+        from .. import __version__
+
+        version = f"exact_odds {__version__}"
     return ParSheet(title or "PAR sheet", game or decisions.rules.name, submitter or "not given", str(shoe),
                     f"{decisions.rules.name} (rules file SHA-256 {rules_file.sha256[:16]}){policy_text}", version, date, command,
                     sheets, (*inputs, rules_file))
