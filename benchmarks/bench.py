@@ -298,7 +298,8 @@ def one_worker(quick: bool, bets: dict[str, list[Bet]], batch_rate: float) -> No
 
     from exact_odds.core.policy import resolve
     from exact_odds.core.rules import PUNTO_BANCO
-    from exact_odds.studies.simulate import Settings, run
+    from exact_odds.studies.dealer import Settings
+    from exact_odds.studies.simulate import run
 
     shoes = 1_000 if quick else 4_000
     settings = Settings(Shoe.decks(8), shoes, 1, Fraction(14, 16), True, None, tuple(bets["47 rank-level bets"]), resolve(PUNTO_BANCO))

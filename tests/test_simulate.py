@@ -14,17 +14,8 @@ from exact_odds.errors import InputError
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
-from exact_odds.studies.simulate import (
-    Settings,
-    deal_shoe,
-    deal_shoes,
-    estimates,
-    parse_tags,
-    play_values,
-    run,
-    summary,
-    summary_text,
-)
+from exact_odds.studies.dealer import Settings, deal_shoe, deal_shoes, parse_tags, play_values
+from exact_odds.studies.simulate import estimates, run, summary, summary_text
 
 PUNTO = resolve(PUNTO_BANCO)
 HI_LO = "2=1,3=1,4=1,5=1,6=1,T=-1,J=-1,Q=-1,K=-1,A=-1"

@@ -29,7 +29,8 @@ from ..core.rules import PRESETS
 from ..core.shoe import Shoe, shoe_of_decks
 from ..output.blocks import Document
 from ..records import versioned
-from .simulate import THRESHOLDS, Estimate, Settings, Simulation, parse_penetration, parse_tags
+from .dealer import THRESHOLDS, Settings, parse_penetration, parse_tags
+from .simulate import Estimate, Simulation
 
 MAX_DECKS = 10**12
 """A record's deck count is at most this (a trillion decks)."""
