@@ -165,9 +165,10 @@ def _coups(table: tuple[np.ndarray, np.ndarray], digits: np.ndarray, position: n
     return coups, kept, windows[np.repeat(np.arange(shoes), coups), kept]
 
 
-def deal_shoes(settings: Settings, first: int, last: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+def deal_shoes(settings: Settings, first: int, last: int, suited: bool = False, seen: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Shoes first..last-1, each as :func:`deal_shoe` deals it, their coups one after the other:
-    compositions, winners and true counts per coup, and the coups of each shoe."""
+    compositions, winners and true counts per coup, and the coups of each shoe. With ``seen``, the
+    compositions are of the cards not seen before each coup (the burned cards, face down, among them)."""
     by_card = settings.shoe.card_counts is not None
     full = np.asarray(settings.shoe.card_counts if by_card else settings.shoe.rank_counts)
     cards = np.tile(np.repeat(np.arange(len(full)), full), (last - first, 1))
@@ -215,18 +216,20 @@ def deal_shoes(settings: Settings, first: int, last: int, suited: bool = False) 
     before = np.cumsum(marks, axis=1)
     last_start = np.zeros(shoes, dtype=np.int64)
     last_start[coups_per_shoe > 0] = starts[offsets[coups_per_shoe > 0] + coups_per_shoe[coups_per_shoe > 0] - 1]
+    face_down = (np.arange(size) >= 1) & (np.arange(size) < position[:, None])
     counted = np.arange(size) < last_start[:, None]
+    if seen:
+        counted &= ~face_down
     rows = (offsets[:, None] + before)[counted]
     dealt_before = np.cumsum(np.bincount(rows * width + kinds[counted], minlength=len(starts) * width).reshape(len(starts), width), axis=0)
     earlier = np.vstack([np.zeros((1, width), dtype=np.int64), dealt_before])[offsets[shoe_of_coup]]
     compositions = (full if suited else np.asarray(settings.shoe.rank_counts)) - (dealt_before - earlier)
     true_counts = np.zeros(len(starts))
     if settings.tags:
-        seen = ~((np.arange(size) >= 1) & (np.arange(size) < position[:, None]))
         tagged = np.zeros((shoes, size + 1), dtype=np.int64)
-        tagged[:, 1:] = np.asarray(settings.tags)[ranks] * seen
+        tagged[:, 1:] = np.asarray(settings.tags)[ranks] * ~face_down
         running = np.cumsum(tagged, axis=1)[shoe_of_coup, starts]
-        seen_before = np.cumsum(np.hstack([np.zeros((shoes, 1), dtype=np.int64), seen]), axis=1)[shoe_of_coup, starts]
+        seen_before = np.cumsum(np.hstack([np.zeros((shoes, 1), dtype=np.int64), ~face_down]), axis=1)[shoe_of_coup, starts]
         # one division of exact integers: a true count that is a whole number is exactly that number
         true_counts = running.astype(np.float64) if settings.running_count else (52 * running) / (size - seen_before)
     return compositions, winners, true_counts, coups_per_shoe
