@@ -40,7 +40,7 @@ class ChunkResult:
     count_moments: np.ndarray  # (bets, 5) sums of tc, tc^2, ev, ev^2, ev tc (zeros without a count)
     threshold_coups: np.ndarray  # (thresholds,) coups with tc >= threshold
     threshold_ev: np.ndarray  # (bets, thresholds) sum of EV there
-    shoe_moments: np.ndarray  # (bets, 1 + thresholds, 4, 4) see :func:`shoe_moments`; betting when EV > 0, then at each threshold
+    shoe_moments: np.ndarray  # (bets, 2 + thresholds, 4, 4) see :func:`shoe_moments`; betting when EV > 0, at each threshold, on every coup
     sample_ev: np.ndarray  # (sampled coups, bets)
     sample_counts: np.ndarray  # (sampled coups,)
 
@@ -98,8 +98,10 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     ev_sums = values.sum(axis=0)
     perfect_gains = per_shoe(positive_values, coups_per_shoe)  # (shoes, bets)
     perfect_bets = per_shoe(positive, coups_per_shoe, np.int64)
-    gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1)], axis=2)  # (shoes, bets, 1 + thresholds)
-    made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (shoes, len(bets), len(thresholds)))], axis=2)
+    # (shoes, bets, 2 + thresholds): betting when EV > 0, at each threshold, on every coup
+    gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1), per_shoe(values, coups_per_shoe)[:, :, None]], axis=2)
+    made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (shoes, len(bets), len(thresholds))),
+                           np.broadcast_to(coups_per_shoe[:, None, None], (shoes, len(bets), 1))], axis=2)
     every_kth = max(1, settings.shoes // SAMPLED_SHOES)
     sampled = np.isin(shoe_of_coup + first, np.arange(first, last)[(np.arange(first, last) % every_kth) == 0])
     return ChunkResult(
@@ -231,12 +233,16 @@ def summary(simulation: Simulation) -> dict[str, Any]:
     threshold_coups, threshold_ev = simulation.total("threshold_coups"), simulation.total("threshold_ev")
     bets = {}
     for index, name in enumerate(settings.bet_names):
+        every_coup, perfect = slot_estimates(per_shoe[index, -1]), slot_estimates(per_shoe[index, 0])
         entry: dict[str, Any] = {
             "mean_ev": round(float(ev_sums[index]) / coups, 8),
+            "mean_ev_standard_error": _error(every_coup["gain_per_coup"], shoes, 10),
             # None when every sampled shoe dealt no coup
             "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(sample[:, index], QUANTILES))} if len(sample) else None,
             "positive_share": round(float(positive_counts[index]) / coups, 6),
+            "positive_share_standard_error": _error(perfect["bet_share"], shoes, 6),
             "perfect_information_gain_per_100_coups": round(100 * float(positive_sums[index]) / coups, 6),
+            "perfect_information_gain_per_100_coups_standard_error": _error(perfect["gain_per_100_coups"], shoes, 6),
             "perfect_information": per_shoe_record(per_shoe[index, 0], shoes, float(positive_counts[index])),
         }
         if settings.tags:
@@ -246,7 +252,9 @@ def summary(simulation: Simulation) -> dict[str, Any]:
             entry["by_true_count"] = {
                 str(threshold): {
                     "bet_share": round(float(threshold_coups[position]) / coups, 6),
+                    "bet_share_standard_error": _error(slot_estimates(per_shoe[index, 1 + position])["bet_share"], shoes, 6),
                     "gain_per_100_coups": round(100 * float(threshold_ev[index, position]) / coups, 6),
+                    "gain_per_100_coups_standard_error": _error(slot_estimates(per_shoe[index, 1 + position])["gain_per_100_coups"], shoes, 6),
                     **per_shoe_record(per_shoe[index, 1 + position], shoes, float(threshold_coups[position])),
                 }
                 for position, threshold in enumerate(settings.thresholds)
@@ -257,11 +265,17 @@ def summary(simulation: Simulation) -> dict[str, Any]:
 
 
 def per_shoe_record(moments: np.ndarray, shoes: int, bets_made: float) -> dict[str, float | None]:
-    """The mean win per shoe (units, one unit per bet made) and its standard error over shoes (None,
-    undefined, for one shoe), and the bets made per shoe (``moments``: see :func:`shoe_moments`)."""
+    """The mean win per shoe (units, one unit per bet made) and the bets made per shoe, each with its
+    standard error over shoes (None, undefined, for one shoe) (``moments``: see :func:`shoe_moments`)."""
     mean = float(moments[0, 1]) / shoes
     error = round(math.sqrt(max(0.0, float(moments[1, 1]) / shoes - mean**2) * shoes / (shoes - 1) / shoes), 6) if shoes > 1 else None
-    return {"gain_per_shoe": round(mean, 6), "gain_per_shoe_standard_error": error, "bets_per_shoe": round(bets_made / shoes, 4)}
+    return {"gain_per_shoe": round(mean, 6), "gain_per_shoe_standard_error": error, "bets_per_shoe": round(bets_made / shoes, 4),
+            "bets_per_shoe_standard_error": _error(slot_estimates(moments)["bets_per_shoe"], shoes, 4)}
+
+
+def _error(estimate: "Estimate", shoes: int, places: int) -> float | None:
+    """An estimate's standard error to ``places`` decimals; None, undefined, over one shoe."""
+    return round(estimate.standard_error, places) if shoes > 1 and math.isfinite(estimate.standard_error) else None
 
 
 @dataclass(frozen=True)
@@ -284,6 +298,11 @@ def estimates(simulation: Simulation, bet: str, threshold: int | None) -> dict[s
     moments = simulation.total("shoe_moments")[settings.bet_names.index(bet), slot]
     if not moments[0, 3]:
         raise InputError(NO_COUPS)
+    return slot_estimates(moments)
+
+
+def slot_estimates(moments: np.ndarray) -> dict[str, Estimate]:
+    """The estimates of :func:`estimates` from one slot's moments (4 x 4, see :func:`shoe_moments`)."""
     shoes = float(moments[0, 0])
     means = moments[0, 1:] / shoes
     covariance = (moments[1:, 1:] / shoes - np.outer(means, means)) * shoes / max(shoes - 1, 1)
@@ -299,7 +318,12 @@ def estimates(simulation: Simulation, bet: str, threshold: int | None) -> dict[s
         return Estimate(scale * float(value), scale * math.sqrt(max(0.0, spread) / shoes) / float(means[bottom]))
 
     return {"gain_per_shoe": mean(0), "bets_per_shoe": mean(1), "coups_per_shoe": mean(2), "bet_share": ratio(1, 2),
-            "edge_when_betting": ratio(0, 1), "gain_per_100_coups": ratio(0, 2, 100.0)}
+            "edge_when_betting": ratio(0, 1), "gain_per_coup": ratio(0, 2), "gain_per_100_coups": ratio(0, 2, 100.0)}
+
+
+def _plus_minus(error: float | None, scale: float, spec: str, unit: str) -> str:
+    """A standard error as the table shows it (n/a over one shoe)."""
+    return "n/a" if error is None else f"{scale * error:{spec}}{unit}"
 
 
 def summary_text(record: dict[str, Any]) -> str:
@@ -321,17 +345,20 @@ def summary_text(record: dict[str, Any]) -> str:
     rows = []
     for name, entry in record["bets"].items():
         quantiles = [f"{100 * entry['quantiles'][q]:.4f}%" if entry["quantiles"] else "n/a" for q in ("0.01", "0.5", "0.99")]
-        rows.append([name, f"{100 * entry['mean_ev']:.4f}%", *quantiles, f"{100 * entry['positive_share']:.3f}%", f"{entry['perfect_information_gain_per_100_coups']:.5f}"]
+        rows.append([name, f"{100 * entry['mean_ev']:.4f}%", _plus_minus(entry["mean_ev_standard_error"], 100, ".4f", "%"), *quantiles,
+                     f"{100 * entry['positive_share']:.3f}%", f"{entry['perfect_information_gain_per_100_coups']:.5f}",
+                     _plus_minus(entry["perfect_information_gain_per_100_coups_standard_error"], 1, ".5f", "")]
                     + ([f"{entry['count_correlation']:.3f}"] if "count_correlation" in entry else []))
-    headers = ["bet", "mean EV", "EV 1%", "EV median", "EV 99%", "coups EV > 0", "gain /100 coups (EV > 0)"]
+    headers = ["bet", "mean EV", "± s.e.", "EV 1%", "EV median", "EV 99%", "coups EV > 0", "gain /100 coups (EV > 0)", "± s.e."]
     headers += ["count corr."] if settings["count_tags"] else []
     lines += [grid(rows, headers), ""]
     if settings["count_tags"]:
         for name, entry in record["bets"].items():
             best = max(entry["by_true_count"].items(), key=lambda item: item[1]["gain_per_100_coups"])
             if best[1]["gain_per_100_coups"] > 0:
+                error = best[1]["gain_per_100_coups_standard_error"]
                 lines.append(f"{name}: betting at true count >= {best[0]} (on {100 * best[1]['bet_share']:.3f}% of coups) "
-                             f"gains {best[1]['gain_per_100_coups']:.5f} units per 100 coups")
+                             f"gains {best[1]['gain_per_100_coups']:.5f}" + ("" if error is None else f" ± {error:.5f}") + " units per 100 coups")
             else:
                 lines.append(f"{name}: no true-count threshold from {min(entry['by_true_count'], key=int)} to {max(entry['by_true_count'], key=int)} gains")
     return "\n".join(lines) + "\n"
