@@ -278,3 +278,15 @@ def test_hostile_inputs_are_refused_in_one_line_before_any_work(arguments, param
     with pytest.raises(InputError, match=message.replace("(", r"\(").replace(")", r"\)")) as refusal:
         ShoeStudy(**arguments)
     assert refusal.value.parameter == parameter and "\n" not in str(refusal.value)
+
+
+def test_the_same_bytes_on_local_workers_and_on_a_dask_cluster():
+    """3,300 shoes in 33 ranges of 100: on workers, two ranges a task (the last alone); in this
+    process one at a time; on a dask LocalCluster: one record, byte for byte."""
+    study = ShoeStudy(shoe=SMALL, cut_card=10, bets=SOMETIMES_POSITIVE, method="simulated", shoes=3300, seed=2)
+    alone = json.dumps(shoe_odds(study).to_dict())
+    assert json.dumps(shoe_odds(study, workers=2).to_dict()) == alone
+    distributed = pytest.importorskip("distributed")
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+        assert json.dumps(shoe_odds(study, scheduler=cluster.scheduler_address).to_dict()) == alone
+    assert json.loads(alone)["shoes"] == 3300

@@ -274,15 +274,15 @@ def simulated_shoe(study: ShoeStudy, workers: int = 1, scheduler: str | None = N
     on a dask cluster); interrupted (Ctrl-C), the figures of the ranges completed in order from the first."""
     from contextlib import nullcontext
 
-    from .parallel import cluster_executor, local_executor, run_chunks
+    from .parallel import cluster_executor, local_executor, run_ranges
 
-    tasks = [(study, first, min(first + CHUNK_SHOES, study.shoes)) for first in range(0, study.shoes, CHUNK_SHOES)]
+    ranges = [(first, min(first + CHUNK_SHOES, study.shoes)) for first in range(0, study.shoes, CHUNK_SHOES)]
     done: dict[int, ShoePartial] = {}
     interrupted = False
     executor: Any = cluster_executor(scheduler) if scheduler else local_executor(workers) if workers > 1 else nullcontext()
     try:
         with executor as pool:
-            for index, partial in run_chunks(simulated_range, tasks, pool):
+            for index, partial in run_ranges(simulated_range, study, ranges, pool):
                 done[index] = partial
                 if progress:
                     progress(partial.shoes)

@@ -166,15 +166,14 @@ def run(settings: Settings, workers: int = 1, scheduler: str | None = None, prog
     keep them in order. Interrupted (Ctrl-C), it keeps the chunks completed in order from the first."""
     from contextlib import nullcontext
 
-    from .parallel import cluster_executor, local_executor, run_chunks
+    from .parallel import cluster_executor, local_executor, run_ranges
 
-    tasks = [(settings, first, last) for first, last in chunks(settings)]
     done: dict[int, ChunkResult] = {}
     simulation = Simulation(settings)
     executor: Any = cluster_executor(scheduler) if scheduler else local_executor(workers) if workers > 1 else nullcontext()
     try:
         with executor as pool:
-            for index, result in run_chunks(run_chunk, tasks, pool):
+            for index, result in run_ranges(run_chunk, settings, chunks(settings), pool):
                 done[index] = result
                 if progress:
                     progress(result.shoes)
