@@ -162,8 +162,10 @@ def test_other_rules_and_a_fixed_choice_cut_their_own_coups():
 
 def test_many_small_primes_rebuild_the_same_fractions(monkeypatch):
     """Primes below 2^12, a dozen of them, rebuild by the Chinese remainder theorem what one or
-    two large ones give: every ordering's figures again."""
+    two large ones give: every ordering's figures again (the residues kept in files, as for a large
+    shoe)."""
     monkeypatch.setattr(shoe_exact, "PRIME_LIMIT", 1 << 12)
+    monkeypatch.setattr(shoe_exact, "IN_MEMORY", 0)
     counts, burn, deals = CASES[1]
     for cut, after in deals[:2]:
         assert exact_figures(counts, cut, after, burn) == brute_force(1)[cut, after]
@@ -290,3 +292,51 @@ def test_the_same_bytes_on_local_workers_and_on_a_dask_cluster():
     with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
         assert json.dumps(shoe_odds(study, scheduler=cluster.scheduler_address).to_dict()) == alone
     assert json.loads(alone)["shoes"] == 3300
+
+
+def test_an_interrupted_simulation_keeps_the_ranges_completed_in_order(monkeypatch):
+    from exact_odds.studies import shoe
+
+    real, calls = shoe.simulate_range, []
+
+    def interrupted(settings, first, last):
+        calls.append(first)
+        if len(calls) == 3:
+            raise KeyboardInterrupt
+        return real(settings, first, last)
+
+    monkeypatch.setattr(shoe, "simulate_range", interrupted)
+    study = ShoeStudy(shoe=SMALL, cut_card=10, bets=SOMETIMES_POSITIVE, method="simulated", shoes=500, seed=2)
+    odds = shoe.simulated_shoe(study)
+    assert odds.interrupted and odds.shoes == 200 and odds.to_dict()["interrupted"] is True
+    assert json.dumps(odds.to_dict()["bets"]) == json.dumps(shoe.simulated_odds(study, merged([real(study.settings(), 0, 100), real(study.settings(), 100, 200)])).to_dict()["bets"])
+
+
+def test_shifted_add_is_a_sum_modulo_the_prime_cell_by_cell(monkeypatch):
+    """The compiled kernel and the numpy path: every cell against a plain loop, for every shift of
+    a small array of four axes (shifts past an axis add nothing)."""
+    from itertools import product as cells
+
+    from exact_odds.engine.kernel import shifted_add
+
+    prime, shape = 2_147_483_647, (3, 1, 4, 2)
+    rng = np.random.default_rng(3)
+    target, source = (rng.integers(0, prime, size=shape).astype(np.uint32) for _ in range(2))
+    for path in ("", "numpy"):
+        monkeypatch.setenv("EXACT_ODDS_KERNEL", path)
+        for steps in cells(range(4), range(2), range(5), range(3)):
+            got = target.copy()
+            shifted_add(got, source, steps, prime)
+            expected = target.astype(object)
+            for index in cells(*(range(size) for size in shape)):
+                moved = tuple(place + step for place, step in zip(index, steps))
+                if all(place < size for place, size in zip(moved, shape)):
+                    expected[moved] = (int(target[moved]) + int(source[index])) % prime
+            assert got.tolist() == expected.tolist(), (path, steps)
+
+
+def test_the_numpy_path_counts_the_same_shoe(monkeypatch):
+    counts, burn, deals = CASES[1]
+    cut, after = deals[4]
+    monkeypatch.setenv("EXACT_ODDS_KERNEL", "numpy")
+    assert exact_figures(counts, cut, after, burn) == brute_force(1)[cut, after]

@@ -22,6 +22,7 @@ on every layer's sum, and each layer's sum is rebuilt exactly by the Chinese rem
 """
 
 import math
+import os
 import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -35,11 +36,11 @@ from ..core.features import Array
 from ..core.policy import Decisions
 from ..core.shoe import CARDS_PER_COUP
 from ..engine.distribution import falling
+from ..engine.kernel import PRIME_LIMIT
 from .coup_lengths import coup_lengths
 from .shoe_bets import BetsShape, ranks_of
 from .shoe_layers import Layout, Stream, unit
 
-PRIME_LIMIT = 2**31
 EV_CHUNK = 1 << 16
 """Multisets weighed by the batch kernel at once."""
 IN_MEMORY = 1 << 28
@@ -131,33 +132,42 @@ def rebuilt(residues: list[int], primes: list[int]) -> int:
 
 class Residues:
     """R(S) modulo each prime, layer by layer, each layer's cells in :meth:`Layout.cells` order:
-    in memory, or in a temporary file when large."""
+    in memory, or in files of a temporary folder when large (read back a layer at a time)."""
 
     def __init__(self, layout: Layout, layers: list[int], primes: int):
-        self.offsets: dict[int, tuple[int, int]] = {}
-        total = 0
-        for layer in layers:
-            cells = len(layout.cells(layer))
-            self.offsets[layer] = (total, total + cells)
-            total += cells
-        self.folder = tempfile.TemporaryDirectory(prefix="exact_odds_shoe_") if 4 * total * primes > IN_MEMORY else None
-        shape = (primes, total)
-        self.values: Array = (np.memmap(f"{self.folder.name}/residues", dtype=np.uint32, mode="w+", shape=shape) if self.folder
-                              else np.zeros(shape, dtype=np.uint32))
+        self.primes = primes
+        self.sizes = {layer: len(layout.cells(layer)) for layer in layers}
+        large = 4 * primes * sum(self.sizes.values()) > IN_MEMORY
+        self.folder = tempfile.TemporaryDirectory(prefix="exact_odds_shoe_") if large else None
+        self.kept: dict[tuple[int, int], Array] = {}
 
     def put(self, prime: int, layer: int, values: Array) -> None:
-        start, end = self.offsets[layer]
-        self.values[prime, start:end] = values
+        values = np.ascontiguousarray(values, dtype=np.uint32)
+        if self.folder is None:
+            self.kept[prime, layer] = values
+        else:
+            values.tofile(f"{self.folder.name}/{prime}-{layer}")
 
     def layer(self, layer: int) -> Array:
-        """(primes x cells) the residues of ``layer``."""
-        start, end = self.offsets[layer]
-        return np.asarray(self.values[:, start:end])
+        """(primes x cells) the residues of ``layer`` (zeros where none were put)."""
+        rows = []
+        for prime in range(self.primes):
+            if self.folder is None:
+                rows.append(self.kept.get((prime, layer), np.zeros(self.sizes[layer], dtype=np.uint32)))
+            else:
+                path = f"{self.folder.name}/{prime}-{layer}"
+                rows.append(np.fromfile(path, dtype=np.uint32) if os.path.exists(path) else np.zeros(self.sizes[layer], dtype=np.uint32))
+        return np.stack(rows) if rows else np.zeros((0, self.sizes[layer]), dtype=np.uint32)
 
     def close(self) -> None:
-        del self.values
+        self.kept.clear()
         if self.folder is not None:
             self.folder.cleanup()
+
+
+def _total(layout: Layout, parts: tuple[Array | None, ...], prime: int) -> Array | None:
+    present = [part for part in parts if part is not None]
+    return layout.total(present, prime) if present else None
 
 
 def count_boundaries(layout: Layout, decisions: Decisions, prime: int, points: list[Start], after_cut: int,
@@ -171,7 +181,7 @@ def count_boundaries(layout: Layout, decisions: Decisions, prime: int, points: l
 
     for size in range(max(start.last_layer for start in points) + 1):
         parts = universal.advance(size) if size <= universal_top else (None, None, None)
-        whole = layout.origin() if size == 0 else _total(parts, prime)
+        whole = layout.origin() if size == 0 else _total(layout, parts, prime)
         if size <= universal_top:
             universal.feed(size, whole)
         for index, start in enumerate(points):
@@ -183,26 +193,15 @@ def count_boundaries(layout: Layout, decisions: Decisions, prime: int, points: l
             elif size <= start.cut_layer:
                 phases[0] = whole
             else:  # the coup in which the cut card appears: from a boundary before it
-                phases[1] = _total(tuple(part if size - drop <= start.cut_layer else None for drop, part in zip((4, 5, 6), parts)), prime)
+                phases[1] = _total(layout, tuple(part if size - drop <= start.cut_layer else None for drop, part in zip((4, 5, 6), parts)), prime)
             for phase in range(1, after_cut):
                 if (index, phase) in bands:
-                    phases[phase + 1] = _total(bands[index, phase].advance(size), prime)
+                    phases[phase + 1] = _total(layout, bands[index, phase].advance(size), prime)
             for phase, counts in phases.items():
                 if counts is not None and phase <= after_cut:
                     sink(start, size, counts)
                     if 1 <= phase < after_cut:
                         bands.setdefault((index, phase), Stream(layout, lengths, prime)).feed(size, counts)
-
-
-def _total(parts: tuple[Array | None, ...], prime: int) -> Array | None:
-    present = [part for part in parts if part is not None]
-    if not present:
-        return None
-    total = present[0].copy()
-    for part in present[1:]:
-        total += part
-    np.remainder(total, prime, out=total)
-    return total
 
 
 @dataclass(frozen=True)
@@ -280,16 +279,14 @@ def _count_residues(layout: Layout, decisions: Decisions, prime: int, index: int
 
     def put(upto: int) -> None:
         for layer in [layer for layer in seen if layer <= upto]:
-            values = seen.pop(layer)
-            np.remainder(values, prime, out=values)
-            residues.put(index, layer, values.ravel()[layout.cells(layer)].astype(np.uint32))
+            residues.put(index, layer, seen.pop(layer).ravel()[layout.cells(layer)])
 
     def sink(start: Start, size: int, counts: Array) -> None:
         put(size + shift - 1)
-        layout.add_shifted(seen.setdefault(size + shift, layout.zeros()), counts, NO_CARD if start.shown is None else unit(start.shown))
+        layout.add_shifted(seen.setdefault(size + shift, layout.zeros()), counts, NO_CARD if start.shown is None else unit(start.shown), prime)
 
     count_boundaries(layout, decisions, prime, points, after_cut, sink)
-    put(max(residues.offsets, default=0))
+    put(max(residues.sizes, default=0))
 
 
 def _weigh(layout: Layout, residues: Residues, layers: list[int], primes: list[int], bets: tuple[Bet, ...], shape: BetsShape,

@@ -12,8 +12,9 @@ sequences of each multiset that end at a coup boundary (its *sources*), it gives
 number that end one coup later, in three *parts* by the layer they started from (n - 4, n - 5 or
 n - 6). A coup is counted by the classes of :mod:`exact_odds.studies.coup_lengths`: the player's
 pair added to the sources (Y, two layers up), the banker's pair by class (U, two more), then the
-fifth card (five-card coups, and the V of coups waiting for a sixth) and the sixth. Everything is
-modulo a prime below 2^31, so every sum of at most 2^32 such numbers fits in 64 bits.
+fifth card (five-card coups, and the V of coups waiting for a sixth) and the sixth. Every number is
+a residue modulo a prime below 2^31, held in 32 bits, and every sum is taken modulo it
+(:func:`~exact_odds.engine.kernel.shifted_add`).
 """
 
 from collections.abc import Iterator
@@ -21,6 +22,7 @@ from collections.abc import Iterator
 import numpy as np
 
 from ..core.features import Array
+from ..engine.kernel import shifted_add
 from .coup_lengths import CoupLengths, Pair, orders
 
 
@@ -41,7 +43,7 @@ class Layout:
         self.digit_sum: Array = grids.sum(axis=0)
 
     def zeros(self) -> Array:
-        return np.zeros(self.shape, dtype=np.uint64)
+        return np.zeros(self.shape, dtype=np.uint32)
 
     def origin(self) -> Array:
         """The layer of sizes 0: one way (the empty multiset)."""
@@ -49,14 +51,17 @@ class Layout:
         layer[(0,) * len(self.shape)] = 1
         return layer
 
-    def add_shifted(self, target: Array, source: Array, cards: tuple[int, ...]) -> None:
-        """``target[D] += source[D - cards]`` for every multiset D that holds ``cards`` (counts by value;
-        the free value's count is implied by the layers)."""
-        steps = [cards[value] for value in self.axes]
-        if any(step >= size for step, size in zip(steps, self.shape)):
-            return
-        into = target[tuple(slice(step, None) for step in steps)]
-        np.add(into, source[tuple(slice(0, size - step) for step, size in zip(steps, self.shape))], out=into)
+    def add_shifted(self, target: Array, source: Array, cards: tuple[int, ...], prime: int) -> None:
+        """``target[D] += source[D - cards]`` modulo ``prime`` for every multiset D that holds ``cards``
+        (counts by value; the free value's count is implied by the layers)."""
+        shifted_add(target, source, tuple(cards[value] for value in self.axes), prime)
+
+    def total(self, arrays: list[Array], prime: int) -> Array:
+        """The sum of ``arrays`` (one at least) modulo ``prime``, in a new array."""
+        total = arrays[0].copy()
+        for array in arrays[1:]:
+            shifted_add(total, array, (0,) * len(self.shape), prime)
+        return total
 
     def cells(self, size: int) -> Array:
         """The flat positions of the multisets of ``size`` cards within the shoe."""
@@ -120,29 +125,19 @@ class Stream:
             self.sixth[size] = waiting
         return four, five, self._sixths(self.sixth.pop(size - 1, None))
 
-    def _reduced(self, array: Array) -> Array:
-        np.remainder(array, self.prime, out=array)
-        return array
-
-    def _joined(self, arrays: list[Array]) -> Array:
-        joined = arrays[0].copy()
-        for array in arrays[1:]:
-            joined += array
-        return joined
-
     def _add_pair(self, target: Array, once: Array, twice: Array, pair: Pair) -> None:
-        self.layout.add_shifted(target, twice if orders(pair) == 2 else once, pair_cards(pair))
+        self.layout.add_shifted(target, twice if orders(pair) == 2 else once, pair_cards(pair), self.prime)
 
     def _players(self, sources: Array | None) -> list[Array] | None:
         if sources is None:
             return None
-        doubled = sources + sources
+        doubled = self.layout.total([sources, sources], self.prime)
         arrays = []
         for members in self.lengths.player_classes:
             sums = self.layout.zeros()
             for pair in members:
                 self._add_pair(sums, sources, doubled, pair)
-            arrays.append(self._reduced(sums))
+            arrays.append(sums)
         return arrays
 
     def _bankers(self, players: list[Array] | None) -> tuple[Array | None, list[Array | None] | None]:
@@ -151,15 +146,14 @@ class Stream:
         sums: list[Array | None] = [None] * len(self.lengths.behaviours)
         for banker_class, members in enumerate(self.lengths.banker_classes):
             for behaviour, classes in self._by_behaviour(banker_class):
-                joined = self._joined([players[index] for index in classes])
-                doubled = joined + joined
+                joined = self.layout.total([players[index] for index in classes], self.prime)
+                doubled = self.layout.total([joined, joined], self.prime)
                 target = sums[behaviour]
                 if target is None:
                     target = sums[behaviour] = self.layout.zeros()
                 for pair in members:
                     self._add_pair(target, joined, doubled, pair)
-        reduced = [None if array is None else self._reduced(array) for array in sums]
-        return reduced[0], [None] + reduced[1:]
+        return sums[0], [None] + sums[1:]
 
     def _by_behaviour(self, banker_class: int) -> Iterator[tuple[int, list[int]]]:
         """Each behaviour met against ``banker_class``, with the player classes that meet it."""
@@ -176,15 +170,15 @@ class Stream:
             for target, behaviours in ((five, ending), (six, waiting)):
                 present = [array for index in behaviours if (array := bankers[index]) is not None]
                 if present:
-                    joined = self._joined(present)
+                    joined = self.layout.total(present, self.prime)
                     for value in values:
-                        self.layout.add_shifted(target, joined, unit(value))
-        return self._reduced(five), self._reduced(six)
+                        self.layout.add_shifted(target, joined, unit(value), self.prime)
+        return five, six
 
     def _sixths(self, waiting: Array | None) -> Array | None:
         if waiting is None:
             return None
         six = self.layout.zeros()
         for value in range(10):
-            self.layout.add_shifted(six, waiting, unit(value))
-        return self._reduced(six)
+            self.layout.add_shifted(six, waiting, unit(value), self.prime)
+        return six
