@@ -49,12 +49,14 @@ class BetsShape:
         >>> shape.over_common(np.array([[-3, 2]]), np.array([10])).tolist()
         [[-3, 40]]
         """
+        distinct, place = np.unique(np.asarray(sizes), return_inverse=True)
         factors = [[self.common // scale * falling(int(size) - depth, self.deepest - depth) for scale, depth in zip(self.scales, self.depths)]
-                   for size in sizes.tolist()]
+                   for size in distinct.tolist()]
         largest = max((max(row) for row in factors), default=1)
         wide = numerators.dtype == object or int(np.abs(numerators).max(initial=0)) * largest >= INT64_SAFE
         kind: Any = object if wide else np.int64
-        common: Array = numerators.astype(kind) * np.array(factors, dtype=kind).reshape(numerators.shape)
+        table = np.array(factors, dtype=kind).reshape(len(distinct), len(self.scales))
+        common: Array = numerators.astype(kind) * table[place.reshape(-1)]
         return common
 
 
