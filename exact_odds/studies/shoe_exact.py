@@ -27,7 +27,6 @@ import tempfile
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
 
 import numpy as np
 
@@ -44,7 +43,7 @@ from .shoe_layers import Layout, Stream, unit
 EV_CHUNK = 1 << 16
 """Multisets weighed by the batch kernel at once."""
 IN_MEMORY = 1 << 28
-"""Residues of at most this many bytes are kept in memory; more go to a temporary file."""
+"""Residues of at most this many bytes are kept in memory; more go to files in a temporary folder."""
 
 
 def burned(value: int) -> int:
@@ -173,7 +172,7 @@ def _total(layout: Layout, parts: tuple[Array | None, ...], prime: int) -> Array
 def count_boundaries(layout: Layout, decisions: Decisions, prime: int, points: list[Start], after_cut: int,
                      sink: Callable[[Start, int, Array], None]) -> None:
     """Hand ``sink(start, n, counts)`` the counts (modulo ``prime``) of the boundaries after n coup
-    cards from which a coup is dealt, each start and layer once (the counts of every phase added)."""
+    cards from which a coup is dealt, once per start, layer and phase (coups since the cut card's)."""
     lengths = coup_lengths(decisions)
     universal = Stream(layout, lengths, prime)
     universal_top = max((min(start.cut_layer + CARDS_PER_COUP, start.last_layer) for start in points if start.cut_layer >= 0), default=-1)
