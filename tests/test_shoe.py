@@ -19,7 +19,7 @@ from exact_odds.errors import InputError
 from exact_odds.studies import shoe_exact
 from exact_odds.studies.dealer import deal_shoes
 from exact_odds.studies.shoe import ShoeStudy, shoe_odds, simulated_odds, simulated_range
-from exact_odds.studies.shoe_simulated import merged
+from exact_odds.studies.shoe_simulated import ShoePartial, merged
 
 from oracles import coup_features, deal_physically, settle
 
@@ -340,3 +340,9 @@ def test_the_numpy_path_counts_the_same_shoe(monkeypatch):
     cut, after = deals[4]
     monkeypatch.setenv("EXACT_ODDS_KERNEL", "numpy")
     assert exact_figures(counts, cut, after, burn) == brute_force(1)[cut, after]
+
+
+def test_a_range_written_as_json_reads_back_equal():
+    study = ShoeStudy(shoe=Shoe.decks(1), cut_card=39, method="simulated", shoes=30, seed=4)
+    partial = simulated_range(study, 0, 30)
+    assert ShoePartial.from_record(json.loads(json.dumps(partial.to_record()))) == partial and partial.coups > 200

@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 import numpy as np
 
@@ -50,6 +51,23 @@ class ShoePartial:
             numerators[size] = [mine + theirs for mine, theirs in zip(numerators[size], sums)] if size in numerators else list(sums)
         return ShoePartial(self.shoes + other.shoes, self.coups + other.coups, dict(sorted(numerators.items())),
                            *(_added(getattr(self, name), getattr(other, name)) for name in ("linear", "squares", "products")))
+
+
+    def to_record(self) -> dict[str, object]:
+        """The partial as JSON can hold it (integers only), for a runner that writes each range's
+        result to a file: :meth:`from_record` reads it back equal.
+
+        >>> partial = ShoePartial(2, 5, {30: [1, -2, 3]}, [5, 7], [13, 29], [17])
+        >>> ShoePartial.from_record(partial.to_record()) == partial
+        True
+        """
+        return {"shoes": self.shoes, "coups": self.coups, "numerators": {str(size): sums for size, sums in self.numerators.items()},
+                "linear": self.linear, "squares": self.squares, "products": self.products}
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> "ShoePartial":
+        return cls(int(record["shoes"]), int(record["coups"]), {int(size): [int(value) for value in sums] for size, sums in record["numerators"].items()},
+                   *([int(value) for value in record[name]] for name in ("linear", "squares", "products")))
 
 
 def _added(mine: list[int], theirs: list[int]) -> list[int]:
