@@ -16,8 +16,9 @@ the target of issues 12, 13 and 20. The machine may be shared: read the ratios, 
    the suits of two slots (on 8 decks and on a 16-card shoe): wall time and peak memory of one process.
 4. Cold `baccarat-odds --decks 8` against `python -c "import numpy, click"`, run in alternation.
 5. simulate, every rank-level bet at every coup: one worker against the batch rate per shoe; two
-   local workers, and dask LocalClusters of one and two workers; projected to the studies of the
-   issue (1,000,000 shoes on 2 cores, 100,000,000 on N).
+   local workers; a dask worker's rate against a local worker process's (the same command on two of
+   each, in alternation, and the CPU each spends); dask LocalClusters of one and two workers,
+   projected to the studies of the issue (1,000,000 shoes on 2 cores, 100,000,000 on N).
 6. The figures of benchmarks/catalog_bench.py (the whole catalog on one shoe, cold and warm), when it is there.
 """
 
@@ -292,13 +293,50 @@ def simulated(arguments: list[str]) -> tuple[float, int]:
     return elapsed, record["shoes_completed"]
 
 
+def children_cpu() -> float:
+    """CPU seconds of this process's children that have ended (a command and its worker processes)."""
+    import resource
+
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
+
+def dask_against_local(common: list[str], workers: int, rounds: int) -> None:
+    """The same simulate command on ``workers`` local worker processes and on a dask LocalCluster of
+    as many (started once, warm), in alternation: each one's best rate per worker, and the CPU
+    seconds per 1,000 shoes of everything it ran (the command, its workers; for dask also the
+    scheduler, in this process), which the machine's load does not change."""
+    import psutil
+    from dask.distributed import Client, LocalCluster
+
+    with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:
+        with Client(cluster) as client:
+            pids = list(client.run(os.getpid).values())
+        simulated(common[:2] + ["--shoes", "200"] + common[4:] + ["--scheduler", cluster.scheduler_address])  # the workers' first imports
+        processes = [psutil.Process(pid) for pid in pids] + [psutil.Process()]
+        rates: dict[str, list[float]] = {"local": [], "dask": []}
+        costs: dict[str, list[float]] = {"local": [], "dask": []}
+        for _ in range(rounds):
+            for name, extra in (("local", ["--workers", str(workers)]), ("dask", ["--scheduler", cluster.scheduler_address])):
+                before = children_cpu() + (sum(sum(process.cpu_times()[:2]) for process in processes) if name == "dask" else 0.0)
+                elapsed, done = simulated(common + extra)
+                after = children_cpu() + (sum(sum(process.cpu_times()[:2]) for process in processes) if name == "dask" else 0.0)
+                rates[name].append(done / elapsed / workers)
+                costs[name].append((after - before) / done * 1000)
+    local, dask = max(rates["local"]), max(rates["dask"])
+    line(f"a dask worker / a local worker process ({workers} each)", f"{dask:,.0f} shoes/s", f"{local:,.0f} shoes/s", f"{dask / local:.2f}", ">= 0.9")
+    cpu_local, cpu_dask = min(costs["local"]), min(costs["dask"])
+    line("  CPU s per 1,000 shoes, everything run", f"{cpu_dask:.3f} s", f"{cpu_local:.3f} s", f"{cpu_dask / cpu_local:.2f}", "")
+
+
 def one_worker(quick: bool, bets: dict[str, list[Bet]], batch_rate: float) -> None:
     """simulate in this process, one core, against the batch rate divided by the coups per shoe."""
     from fractions import Fraction
 
     from exact_odds.core.policy import resolve
     from exact_odds.core.rules import PUNTO_BANCO
-    from exact_odds.studies.simulate import Settings, run
+    from exact_odds.studies.dealer import Settings
+    from exact_odds.studies.simulate import run
 
     shoes = 1_000 if quick else 4_000
     settings = Settings(Shoe.decks(8), shoes, 1, Fraction(14, 16), True, None, tuple(bets["47 rank-level bets"]), resolve(PUNTO_BANCO))
@@ -327,6 +365,7 @@ def simulation(quick: bool, bets: dict[str, list[Bet]], batch_rate: float) -> No
     except ImportError:
         line("dask LocalCluster, 2 workers", "(no dask)", "", "", "pip install '.[cluster]'")
         return
+    dask_against_local(common, 2, 2 if quick else 3)
     rates = {}
     for workers in (1, 2):
         with LocalCluster(n_workers=workers, threads_per_worker=1, processes=True, dashboard_address=None) as cluster:

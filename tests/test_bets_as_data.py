@@ -27,7 +27,8 @@ from exact_odds.engine.batch import batch_expectations
 from exact_odds.engine.enumerator import enumerate_coups
 from exact_odds.errors import InputError
 from exact_odds.studies import simulate
-from exact_odds.studies.simulate import Settings, deal_shoe, run, summary
+from exact_odds.studies.dealer import Settings, deal_shoe
+from exact_odds.studies.simulate import run, summary
 
 PUNTO = resolve(PUNTO_BANCO)
 OUTCOMES = ("banker", "player", "tie")

@@ -13,7 +13,8 @@ from exact_odds.bets.bets import catalog
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
-from exact_odds.studies.simulate import Settings, deal_shoe, estimates, parse_tags, run
+from exact_odds.studies.dealer import Settings, deal_shoe, parse_tags
+from exact_odds.studies.simulate import estimates, run
 from exact_odds.studies.verify import Calculator, check, published_figures
 
 PUNTO = resolve(PUNTO_BANCO)

@@ -21,7 +21,8 @@ from exact_odds.studies.removal import balanced_tags, removal_effects
 from exact_odds.core.numbers import percent
 from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
-from exact_odds.studies.simulate import Settings, estimates, run
+from exact_odds.studies.dealer import Settings
+from exact_odds.studies.simulate import estimates, run
 
 pytest.importorskip("matplotlib")
 

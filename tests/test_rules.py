@@ -271,7 +271,8 @@ def test_without_a_policy_each_pure_choice_is_shown_with_the_better_one(run):
 
 
 def test_baccarat_gold_simulation_deals_by_the_rules():
-    from exact_odds.studies.simulate import Settings, deal_shoe, play_values, run, summary
+    from exact_odds.studies.dealer import Settings, deal_shoe, play_values
+    from exact_odds.studies.simulate import run, summary
 
     decisions = resolve(BACCARAT_GOLD, Policy.parse("player_on_5=stand"))
     settings_ = Settings(Shoe.decks(1), 3, 4, Fraction(3, 4), False, None, ("banker", "tie"), decisions)

@@ -14,17 +14,8 @@ from exact_odds.errors import InputError
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
-from exact_odds.studies.simulate import (
-    Settings,
-    deal_shoe,
-    deal_shoes,
-    estimates,
-    parse_tags,
-    play_values,
-    run,
-    summary,
-    summary_text,
-)
+from exact_odds.studies.dealer import Settings, deal_shoe, deal_shoes, parse_tags, play_values
+from exact_odds.studies.simulate import estimates, run, summary, summary_text
 
 PUNTO = resolve(PUNTO_BANCO)
 HI_LO = "2=1,3=1,4=1,5=1,6=1,T=-1,J=-1,Q=-1,K=-1,A=-1"
@@ -299,3 +290,37 @@ def test_one_shoe_has_no_standard_error(run):
     assert code == 0 and set(standard_errors(json.loads(out, **strict))) == {None}
     code, out, _ = run(*args, "--shoes", "2")
     assert code == 0 and all(isinstance(error, float) for error in standard_errors(json.loads(out, **strict)))
+
+
+def test_every_figure_has_its_standard_error_from_the_shoes():
+    """mean EV is a ratio of sums over shoes (EV summed over a shoe's coups, over its coups): its
+    standard error by the delta method on the per-shoe pairs; the bets made per shoe and the share of
+    coups bet have theirs too. Checked against the exact expectation of every coup dealt, per shoe."""
+    settings = Settings(SMALL_SHOE, 20, 4, Fraction(7, 8), True, parse_tags(HI_LO), ("banker", "tie"), PUNTO)
+    record = summary(run(settings))
+    dealt = [deal_shoe(settings, shoe) for shoe in range(settings.shoes)]
+    coups = np.array([len(winners) for _, winners, _ in dealt], dtype=float)
+    for name in settings.bet_names:
+        values = [[float(analyze(Shoe(tuple(int(count) for count in counts), None, "left"), [catalog()[name]], PUNTO).bets[0].expected_value)
+                   for counts in compositions] for compositions, _, _ in dealt]
+        sums = np.array([sum(shoe) for shoe in values])
+        ratio = sums.sum() / coups.sum()
+        error = np.std(sums - ratio * coups, ddof=1) / np.sqrt(20) / coups.mean()
+        entry = record["bets"][name]
+        assert entry["mean_ev"] == round(ratio, 8) and entry["mean_ev_standard_error"] == pytest.approx(error, rel=1e-6)
+        made = np.array([sum(value > 0 for value in shoe) for shoe in values], dtype=float)
+        assert entry["perfect_information"]["bets_per_shoe_standard_error"] == round(np.std(made, ddof=1) / np.sqrt(20), 4)
+        share = made.sum() / coups.sum()
+        assert entry["positive_share_standard_error"] == pytest.approx(np.std(made - share * coups, ddof=1) / np.sqrt(20) / coups.mean(), abs=1e-6)
+        above = np.array([sum(count >= 0 for count in counts) for _, _, counts in dealt], dtype=float)
+        zero = entry["by_true_count"]["0"]
+        assert zero["bets_per_shoe_standard_error"] == round(np.std(above, ddof=1) / np.sqrt(20), 4)
+        share = above.sum() / coups.sum()
+        assert zero["bet_share_standard_error"] == pytest.approx(np.std(above - share * coups, ddof=1) / np.sqrt(20) / coups.mean(), abs=1e-6)
+        assert entry["mean_ev_standard_error"] > 0 and zero["bet_share_standard_error"] > 0
+
+
+def test_one_shoe_has_no_standard_error_of_mean_ev(run):
+    code, out, _ = run("simulate", "--bets", "banker", "--format", "json", "--workers", "1", "--shoes", "1")
+    entry = json.loads(out)["bets"]["banker"]
+    assert code == 0 and entry["mean_ev_standard_error"] is None and entry["positive_share_standard_error"] is None

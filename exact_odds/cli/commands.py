@@ -561,7 +561,8 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     gain of betting only when EV > 0, and a count's gains by true count."""
     from ..output.blocks import laid_out
     from ..output.render import render
-    from ..studies.simulate import Settings, parse_penetration, parse_tags, run, summary, summary_text
+    from ..studies.dealer import Settings, parse_penetration, parse_tags
+    from ..studies.simulate import run, summary, summary_text
 
     from ..studies.parallel import check_address, cores
 
@@ -631,7 +632,7 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     from ..output.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, InputFile, Progress, ReportSettings, build, report_date
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
-    from ..studies.simulate import parse_penetration
+    from ..studies.dealer import parse_penetration
 
     for flag, text in (("--title", title), ("--game", game), ("--submitter", submitter)):
         if text is not None and (not text.strip() or not text.isprintable()):

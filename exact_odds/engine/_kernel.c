@@ -402,6 +402,80 @@ done:
     return result;
 }
 
+/* target[i + steps] = (target[i + steps] + source[i]) mod prime for every index i whose shifted index
+   lies within the shape: residues below prime < 2^31 (uint32), both arrays of one C-contiguous shape of
+   at most 16 axes. A layer of the shoe studies plus some cards (exact_odds/studies/shoe_layers.py);
+   the axes after the last one shifted make one contiguous run of every row. */
+#define MOST_AXES 16
+static PyObject *shifted_add(PyObject *self, PyObject *args) {
+    PyObject *target_object, *source_object, *steps_object;
+    unsigned long long prime;
+    if (!PyArg_ParseTuple(args, "OOOK", &target_object, &source_object, &steps_object, &prime)) return NULL;
+    Py_ssize_t axes = PySequence_Size(steps_object);
+    if (axes < 1 || axes > MOST_AXES || prime < 2 || prime >= (1ULL << 31)) {
+        if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "kernel: shifted_add takes 1 to 16 axes and a prime below 2^31");
+        return NULL;
+    }
+    Py_ssize_t steps[MOST_AXES];
+    for (Py_ssize_t axis = 0; axis < axes; axis++) {
+        PyObject *item = PySequence_GetItem(steps_object, axis);
+        if (!item) return NULL;
+        steps[axis] = PyLong_AsSsize_t(item);
+        Py_DECREF(item);
+        if (steps[axis] < 0) {
+            if (!PyErr_Occurred()) PyErr_SetString(PyExc_ValueError, "kernel: shifted_add steps are from 0");
+            return NULL;
+        }
+    }
+    Array target = {0}, source = {0};
+    PyObject *result = NULL;
+    if (get(target_object, &target, 1, 4, (int)axes) || get(source_object, &source, 0, 4, (int)axes)) goto done;
+    Py_ssize_t counts[MOST_AXES], strides[MOST_AXES], last = -1, run = 1;
+    for (Py_ssize_t axis = axes - 1; axis >= 0; axis--) {
+        if (target.view.shape[axis] != source.view.shape[axis]) {
+            PyErr_SetString(PyExc_ValueError, "kernel: shifted_add arrays differ in shape");
+            goto done;
+        }
+        strides[axis] = axis == axes - 1 ? 1 : strides[axis + 1] * target.view.shape[axis + 1];
+        counts[axis] = target.view.shape[axis] - steps[axis];
+        if (counts[axis] <= 0) goto nothing;
+        if (steps[axis] && last < 0) last = axis;
+    }
+    /* a row: the run of the last axis shifted and every axis after it */
+    Py_ssize_t outer_axes = last < 0 ? 0 : last;
+    run = last < 0 ? strides[0] * target.view.shape[0] : counts[last] * strides[last];
+    Py_ssize_t shift = 0;
+    for (Py_ssize_t axis = 0; axis < axes; axis++) shift += steps[axis] * strides[axis];
+    uint32_t *into = target.view.buf;
+    const uint32_t *from = source.view.buf;
+    const uint32_t modulus = (uint32_t)prime;
+    Py_BEGIN_ALLOW_THREADS
+    Py_ssize_t index[MOST_AXES] = {0}, at = 0;
+    for (;;) {
+        uint32_t *row = into + at + shift;
+        const uint32_t *read = from + at;
+        for (Py_ssize_t cell = 0; cell < run; cell++) {
+            uint32_t sum = row[cell] + read[cell];
+            row[cell] = sum >= modulus ? sum - modulus : sum;
+        }
+        Py_ssize_t axis = outer_axes - 1;  /* the next row: an odometer over the axes before the last one shifted */
+        for (; axis >= 0; axis--) {
+            at += strides[axis];
+            if (++index[axis] < counts[axis]) break;
+            at -= counts[axis] * strides[axis];
+            index[axis] = 0;
+        }
+        if (axis < 0) break;
+    }
+    Py_END_ALLOW_THREADS
+nothing:
+    result = Py_None;
+    Py_INCREF(result);
+done:
+    release(&target); release(&source);
+    return result;
+}
+
 /* The copies of the blocked loops this CPU runs, best first ("avx512", "avx2", "generic"). */
 static PyObject *variants(PyObject *self, PyObject *unused) {
     int best = best_variant();
@@ -423,6 +497,7 @@ static PyMethodDef methods[] = {
     {"weigh_blocks", weigh_blocks, METH_VARARGS,
      "weigh_blocks(node_parent, node_factor, chunk_nodes, chunk_runs, run_target, run_end, entry_node, entry_weight, known, source, offset, "
      "pay_start, pay_target, pay_value, out, targets, mode, variant, layer_start, layer_factor, slot_layer, slot_target)"},
+    {"shifted_add", shifted_add, METH_VARARGS, "shifted_add(target, source, steps, prime): target[i + steps] = (target[i + steps] + source[i]) mod prime (uint32)"},
     {"instruction_set", instruction_set, METH_NOARGS, "instruction_set(): the copy of the blocked loops this CPU runs (avx512, avx2 or generic)"},
     {"variants", variants, METH_NOARGS, "variants(): the copies of the blocked loops this CPU runs, best first"},
     {NULL, NULL, 0, NULL},

@@ -414,3 +414,28 @@ def _compiled(entries: Entries, known: Array, layout: Layout, bound: int, floats
     _kernel.weigh(factors, starts, targets, weights, vectors, high, 2, low)
     joined: Array = high.astype(object) * (1 << 64) + low.astype(object)
     return joined
+
+
+PRIME_LIMIT = 2**31
+"""The shoe studies' residues: modulo primes below this, so that a sum of two fits in 32 bits."""
+
+
+def shifted_add(target: Array, source: Array, steps: tuple[int, ...], prime: int) -> None:
+    """``target[i + steps] = (target[i + steps] + source[i]) % prime`` for every index i whose shifted
+    index lies within the shape (a multiset of cards plus more, in the layers of
+    :mod:`exact_odds.studies.shoe_layers`): uint32 residues below ``prime`` < 2^31, one C-contiguous
+    shape. The compiled kernel walks the rows itself; the numpy path slices (identical results).
+
+    >>> target, source = np.array([[1, 2], [3, 4]], dtype=np.uint32), np.array([[5, 6], [7, 1]], dtype=np.uint32)
+    >>> shifted_add(target, source, (1, 0), 7)
+    >>> target.tolist()
+    [[1, 2], [1, 3]]
+    """
+    if any(step >= size for step, size in zip(steps, target.shape)):
+        return
+    if compiled():
+        _kernel.shifted_add(target, source, steps, prime)
+        return
+    into = target[tuple(slice(step, None) for step in steps)]
+    np.add(into, source[tuple(slice(0, size - step) for step, size in zip(steps, target.shape))], out=into)
+    np.minimum(into, into - np.uint32(prime), out=into)  # below the prime unchanged (the difference wraps past 2^32)

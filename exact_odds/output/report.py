@@ -341,7 +341,8 @@ def simulation_section(bet: Bet, shoe: Shoe, decisions: Decisions, tags: tuple[i
                        progress: Progress | None) -> list[Part]:
     """A seeded simulation: perfect information and the level-2 count at each threshold, the best one named."""
     from .plots import count_figure
-    from ..studies.simulate import Settings, estimates, run
+    from ..studies.dealer import Settings
+    from ..studies.simulate import estimates, run
 
     run_settings = Settings(shoe, settings.shoes, settings.seed, settings.penetration, settings.burn, tags, (bet,), decisions, COUNT_THRESHOLDS)
     simulation = run(run_settings, settings.workers, None, progress.shoes if progress else None)

@@ -1,251 +1,27 @@
 """Real shuffled shoes dealt to the cut card, with the exact expectation of every bet at every coup.
 
-Each shoe is shuffled by its own generator, seeded by (seed, shoe number), so a run gives the same
-result whatever the number of workers or machines. Before each coup the exact expectation of every
-bet is computed (batch path, all coups of a chunk of shoes at once) from the cards left in the shoe.
-A count sees only the cards turned face up: burned cards are not counted, and its true count divides
-by the decks not yet seen. (Averaged over what the counter cannot see, the exact expectation is the
-one given the cards seen, so the gains reported for a count are unbiased.)
+The shoes are dealt by :mod:`exact_odds.studies.dealer`. Before each coup the exact expectation of
+every bet is computed (batch path, all coups of a chunk of shoes at once) from the cards left in the
+shoe, and summed into what the report needs. (Averaged over what the counter cannot see, the exact
+expectation is the one given the cards seen, so the gains reported for a count are unbiased.)
 """
 
 import math
-import re
 from dataclasses import dataclass, field
-from functools import lru_cache
-from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from ..core.cards import POINT_VALUES, RANKS, rank_index
-from ..core.coup import EMPTY_HAND, STOOD, coup_sequences, next_card, totals, winner_index
-from ..bets.bets import Bet, available_bets, unknown_bet
+from ..core.cards import RANKS
 from ..core.features import OUTCOMES
 from ..errors import InputError
-from ..core.numbers import parse_exact, shown
-from ..core.policy import Decisions
-from ..core.shoe import Shoe
+from .dealer import Settings, deal_shoes
 
 CHUNK_SHOES = 100
 """Shoes per task: the unit of work handed to a worker, fixed so results never depend on workers."""
 QUANTILES = (0.01, 0.05, 0.25, 0.5, 0.75, 0.95, 0.99)
-THRESHOLDS = tuple(range(-4, 11))
-"""True counts at or above which the count tables bet (unless the settings name others)."""
 NO_COUPS = "no shoe dealt a coup: the burned cards or the cut card came before the first coup of every shoe (a bigger shoe, a later cut card or no burn)"
 """Why a run that dealt no coup is refused: it has no figure to give."""
-
-
-@dataclass(frozen=True)
-class Settings:
-    """Everything that defines a run (picklable: the bets travel to the workers as data, never as names to look up again)."""
-
-    shoe: Shoe
-    shoes: int
-    seed: int
-    penetration: Fraction
-    burn: bool
-    tags: tuple[int, ...] | None
-    bets: tuple[Bet, ...]
-    """The bets priced at every coup (a name stands for the catalog's bet, the main bets at the rules' pays)."""
-    decisions: Decisions
-    thresholds: tuple[int, ...] = THRESHOLDS
-    """Counts at or above which one bets, in increasing order."""
-    running_count: bool = False
-    """Bet on the running count itself (an unbalanced count), not the true count."""
-    coups_after_cut: int = 1
-    """Coups dealt after the one in which the cut card appears."""
-
-    def __post_init__(self) -> None:
-        """Catalog bets given by name, replaced by the bets themselves (here, once: not in every worker)."""
-        if any(isinstance(bet, str) for bet in self.bets):
-            available = available_bets(self.decisions.rules)
-            unknown = [bet for bet in self.bets if isinstance(bet, str) and bet not in available]
-            if unknown:
-                raise unknown_bet(unknown[0], available)
-            object.__setattr__(self, "bets", tuple(available[bet] if isinstance(bet, str) else bet for bet in self.bets))
-
-    @property
-    def bet_names(self) -> tuple[str, ...]:
-        return tuple(bet.name for bet in self.bets)
-
-
-def parse_tags(text: str) -> tuple[int, ...]:
-    """Count tags: 13 integers in rank order A..K, or RANK=TAG entries (ranks not named tag 0).
-
-    >>> parse_tags("2=1,3=1,4=1,5=1,6=1,T=-1,J=-1,Q=-1,K=-1,A=-1")
-    (-1, 1, 1, 1, 1, 1, 0, 0, 0, -1, -1, -1, -1)
-    """
-    entries = [entry.strip() for entry in text.split(",") if entry.strip()]
-    expected = f"unknown count tags {shown(text)} (expected 13 integers for A..K, or RANK=TAG entries such as 5=1,6=-1)"
-    if entries and all("=" in entry for entry in entries):
-        tags = [0] * 13
-        named: set[int] = set()
-        for entry in entries:
-            rank, _, tag = (part.strip() for part in entry.partition("="))
-            index = rank_index(rank)
-            if index in named:
-                raise InputError(f"count names {RANKS[index]} twice", parameter="count")
-            named.add(index)
-            tags[index] = _tag(tag, expected)
-        return tuple(tags)
-    if len(entries) == 13:
-        return tuple(_tag(entry, expected) for entry in entries)
-    raise InputError(expected)
-
-
-def _tag(text: str, expected: str) -> int:
-    if not re.fullmatch(r"[+-]?[0-9]{1,6}", text, flags=re.ASCII):
-        raise InputError(expected)
-    return int(text)
-
-
-def parse_penetration(text: str) -> Fraction:
-    value = parse_exact(text, "penetration", "14/16 or 0.875", parameter="penetration")
-    if not 0 < value < 1:
-        raise InputError(f"penetration must lie strictly between 0 and 1, not {text!r}", parameter="penetration")
-    return value
-
-
-def play_values(decisions: Decisions, values: list[int], start: int, rng: np.random.Generator) -> tuple[int, int]:
-    """Cards used and winner (0 banker, 1 player, 2 tie) of the coup dealt from ``values[start:]``,
-    following the coup walk; a mixed choice is drawn with ``rng``."""
-    hand = EMPTY_HAND
-    position = start
-    while (move := next_card(decisions, hand)) is not None:
-        slot, draw, stand = move
-        if stand and (not draw or rng.integers(decisions.scale) >= draw):
-            hand = hand[:slot] + (STOOD,) + hand[slot + 1 :]
-        else:
-            hand = hand[:slot] + (values[position],) + hand[slot + 1 :]
-            position += 1
-    return position - start, winner_index(*totals(hand))
-
-
-@lru_cache(maxsize=4)
-def dealing_table(decisions: Decisions) -> tuple[np.ndarray, np.ndarray] | None:
-    """For pure decisions, the coup dealt from any six point values (index: the values as a
-    6-digit number): cards used and winner, read off the vectorised walk (:func:`~exact_odds.core.coup.coup_sequences`)."""
-    if not decisions.pure:
-        return None
-    values, _ = coup_sequences(decisions)
-    player_stood = values[4] < 0
-    positions = np.vstack([values[:4], np.where(player_stood, values[5], values[4]), np.where(player_stood, -1, values[5])])
-    used = (positions >= 0).sum(axis=0)
-    prefix = np.zeros(values.shape[1], dtype=np.int64)
-    for row in range(6):
-        prefix = prefix * 10 + np.maximum(positions[row], 0) * (row < used)
-    winner = winner_index(*totals(values))
-    spans = 10 ** (6 - used)
-    start = prefix - prefix % spans
-    codes = np.repeat(start, spans) + np.arange(int(spans.sum())) - np.repeat(np.cumsum(spans) - spans, spans)
-    cards, winners = np.zeros(10**6, dtype=np.int8), np.zeros(10**6, dtype=np.int8)
-    cards[codes], winners[codes] = np.repeat(used, spans), np.repeat(winner, spans)
-    return cards, winners
-
-
-def _coups(table: tuple[np.ndarray, np.ndarray], digits: np.ndarray, position: np.ndarray, cut: int,
-           coups_after_cut: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The coups dealt from each row of point values ``digits`` from ``position`` on (see
-    :func:`deal_shoes`), read off the dealing table for every shoe at once: the coups of each shoe,
-    and per coup (shoe after shoe) its first card and the index of its six values in the table."""
-    shoes, width = digits.shape[0], max(0, digits.shape[1] - 5)
-    windows = np.zeros((shoes, width), dtype=np.int64)
-    for offset in range(6):
-        windows = windows * 10 + digits[:, offset : offset + width]
-    # each shoe's card after every coup, read to the end of the shoe (a last column that stays there),
-    # in one flat array so that a step of every shoe is one lookup
-    rows = np.arange(shoes)[:, None] * (width + 1)
-    following = np.hstack([np.minimum(np.arange(width) + table[0][windows], width), np.full((shoes, 1), width)]) + rows
-    at = np.minimum(position, width) + rows[:, 0]
-    path = [at, following.ravel()[at]]
-    while (path[-1] - rows[:, 0] < width).any():
-        path.append(following.ravel()[path[-1]])
-    starts = np.stack(path, axis=1) - rows
-    dealt = starts[:, :-1] < width
-    available = dealt.sum(axis=1)
-    # the cut card appears when the position passes it: among the burned cards (then only the coups
-    # after it are dealt) or in a coup, which is finished and followed by ``coups_after_cut`` more
-    crossed = dealt & (starts[:, 1:] > cut)
-    coups = np.where(position > cut, coups_after_cut, np.where(crossed.any(axis=1), crossed.argmax(axis=1) + 1 + coups_after_cut, available))
-    coups = available if coups_after_cut < 0 else np.minimum(coups, available)
-    kept = starts[:, :-1][np.arange(starts.shape[1] - 1) < coups[:, None]]
-    return coups, kept, windows[np.repeat(np.arange(shoes), coups), kept]
-
-
-def deal_shoes(settings: Settings, first: int, last: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """Shoes first..last-1, each as :func:`deal_shoe` deals it, their coups one after the other:
-    compositions, winners and true counts per coup, and the coups of each shoe."""
-    by_card = settings.shoe.card_counts is not None
-    full = np.asarray(settings.shoe.card_counts if by_card else settings.shoe.rank_counts)
-    cards = np.tile(np.repeat(np.arange(len(full)), full), (last - first, 1))
-    generators = [np.random.Generator(np.random.PCG64([settings.seed, shoe])) for shoe in range(first, last)]  # default_rng's, made faster
-    for row, rng in zip(cards, generators):
-        rng.shuffle(row)
-    ranks = cards // 4 if by_card else cards
-    digits = np.asarray(POINT_VALUES)[ranks]
-    shoes, size = cards.shape
-    # the burn: the first card turned, then as many face down as its value (tens 10)
-    position = 1 + np.where(digits[:, 0] > 0, digits[:, 0], 10) if settings.burn else np.zeros(shoes, dtype=np.int64)
-    cut = math.floor(size * settings.penetration)
-    table = dealing_table(settings.decisions)
-    if table is not None:
-        coups_per_shoe, starts, windows = _coups(table, digits, position, cut, settings.coups_after_cut)
-        winners = table[1][windows].astype(np.int64)
-    else:
-        starts_of, winners_of = [], []
-        for values, rng, at in zip(digits.tolist(), generators, position.tolist()):
-            # the shoe's own generator, after its shuffle, draws its mixed choices
-            shoe_starts, shoe_winners = [], []
-            after_cut = settings.coups_after_cut if at > cut else None
-            while after_cut != 0 and at + 6 <= size:
-                used, winner = play_values(settings.decisions, values, at, rng)
-                shoe_starts.append(at)
-                shoe_winners.append(winner)
-                at += used
-                if after_cut is not None:
-                    after_cut -= 1
-                elif at > cut:
-                    after_cut = settings.coups_after_cut
-            starts_of.append(shoe_starts)
-            winners_of.append(shoe_winners)
-        coups_per_shoe = np.array([len(shoe_starts) for shoe_starts in starts_of], dtype=np.int64)
-        starts = np.array([start for shoe_starts in starts_of for start in shoe_starts], dtype=np.int64)
-        winners = np.array([winner for shoe_winners in winners_of for winner in shoe_winners], dtype=np.int64)
-    shoe_of_coup = np.repeat(np.arange(shoes), coups_per_shoe)
-    kinds = cards if suited else ranks
-    width = 52 if suited else 13
-    # each card before a shoe's last coup is counted in the row of the first coup after it, then the rows
-    # are summed over each shoe's coups
-    offsets = np.cumsum(coups_per_shoe) - coups_per_shoe
-    marks = np.zeros((shoes, size), dtype=np.int64)
-    marks[shoe_of_coup, starts] = 1
-    before = np.cumsum(marks, axis=1)
-    last_start = np.zeros(shoes, dtype=np.int64)
-    last_start[coups_per_shoe > 0] = starts[offsets[coups_per_shoe > 0] + coups_per_shoe[coups_per_shoe > 0] - 1]
-    counted = np.arange(size) < last_start[:, None]
-    rows = (offsets[:, None] + before)[counted]
-    dealt_before = np.cumsum(np.bincount(rows * width + kinds[counted], minlength=len(starts) * width).reshape(len(starts), width), axis=0)
-    earlier = np.vstack([np.zeros((1, width), dtype=np.int64), dealt_before])[offsets[shoe_of_coup]]
-    compositions = (full if suited else np.asarray(settings.shoe.rank_counts)) - (dealt_before - earlier)
-    true_counts = np.zeros(len(starts))
-    if settings.tags:
-        seen = ~((np.arange(size) >= 1) & (np.arange(size) < position[:, None]))
-        tagged = np.zeros((shoes, size + 1), dtype=np.int64)
-        tagged[:, 1:] = np.asarray(settings.tags)[ranks] * seen
-        running = np.cumsum(tagged, axis=1)[shoe_of_coup, starts]
-        seen_before = np.cumsum(np.hstack([np.zeros((shoes, 1), dtype=np.int64), seen]), axis=1)[shoe_of_coup, starts]
-        # one division of exact integers: a true count that is a whole number is exactly that number
-        true_counts = running.astype(np.float64) if settings.running_count else (52 * running) / (size - seen_before)
-    return compositions, winners, true_counts, coups_per_shoe
-
-
-def deal_shoe(settings: Settings, shoe: int, suited: bool = False) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """One shuffled shoe of real cards (suited when the shoe knows its suits): per coup, the
-    composition left in the shoe (per card when ``suited``, else per rank), the winner, and the true
-    count (running count of the cards seen over the decks not yet seen: burned cards are face down; the
-    running count itself when the settings say so)."""
-    compositions, winners, true_counts, _ = deal_shoes(settings, shoe, shoe + 1, suited)
-    return compositions, winners, true_counts
 
 
 @dataclass
@@ -264,7 +40,7 @@ class ChunkResult:
     count_moments: np.ndarray  # (bets, 5) sums of tc, tc^2, ev, ev^2, ev tc (zeros without a count)
     threshold_coups: np.ndarray  # (thresholds,) coups with tc >= threshold
     threshold_ev: np.ndarray  # (bets, thresholds) sum of EV there
-    shoe_moments: np.ndarray  # (bets, 1 + thresholds, 4, 4) see :func:`shoe_moments`; betting when EV > 0, then at each threshold
+    shoe_moments: np.ndarray  # (bets, 2 + thresholds, 4, 4) see :func:`shoe_moments`; betting when EV > 0, at each threshold, on every coup
     sample_ev: np.ndarray  # (sampled coups, bets)
     sample_counts: np.ndarray  # (sampled coups,)
 
@@ -322,8 +98,10 @@ def run_chunk(settings: Settings, first: int, last: int) -> ChunkResult:
     ev_sums = values.sum(axis=0)
     perfect_gains = per_shoe(positive_values, coups_per_shoe)  # (shoes, bets)
     perfect_bets = per_shoe(positive, coups_per_shoe, np.int64)
-    gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1)], axis=2)  # (shoes, bets, 1 + thresholds)
-    made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (shoes, len(bets), len(thresholds)))], axis=2)
+    # (shoes, bets, 2 + thresholds): betting when EV > 0, at each threshold, on every coup
+    gains = np.concatenate([perfect_gains[:, :, None], above.transpose(0, 2, 1), per_shoe(values, coups_per_shoe)[:, :, None]], axis=2)
+    made = np.concatenate([perfect_bets[:, :, None], np.broadcast_to(shoe_coups_above[:, None, :], (shoes, len(bets), len(thresholds))),
+                           np.broadcast_to(coups_per_shoe[:, None, None], (shoes, len(bets), 1))], axis=2)
     every_kth = max(1, settings.shoes // SAMPLED_SHOES)
     sampled = np.isin(shoe_of_coup + first, np.arange(first, last)[(np.arange(first, last) % every_kth) == 0])
     return ChunkResult(
@@ -388,15 +166,14 @@ def run(settings: Settings, workers: int = 1, scheduler: str | None = None, prog
     keep them in order. Interrupted (Ctrl-C), it keeps the chunks completed in order from the first."""
     from contextlib import nullcontext
 
-    from .parallel import cluster_executor, local_executor, run_chunks
+    from .parallel import cluster_executor, local_executor, run_ranges
 
-    tasks = [(settings, first, last) for first, last in chunks(settings)]
     done: dict[int, ChunkResult] = {}
     simulation = Simulation(settings)
     executor: Any = cluster_executor(scheduler) if scheduler else local_executor(workers) if workers > 1 else nullcontext()
     try:
         with executor as pool:
-            for index, result in run_chunks(run_chunk, tasks, pool):
+            for index, result in run_ranges(run_chunk, settings, chunks(settings), pool):
                 done[index] = result
                 if progress:
                     progress(result.shoes)
@@ -455,12 +232,16 @@ def summary(simulation: Simulation) -> dict[str, Any]:
     threshold_coups, threshold_ev = simulation.total("threshold_coups"), simulation.total("threshold_ev")
     bets = {}
     for index, name in enumerate(settings.bet_names):
+        every_coup, perfect = slot_estimates(per_shoe[index, -1]), slot_estimates(per_shoe[index, 0])
         entry: dict[str, Any] = {
             "mean_ev": round(float(ev_sums[index]) / coups, 8),
+            "mean_ev_standard_error": _error(every_coup["gain_per_coup"], shoes, 10),
             # None when every sampled shoe dealt no coup
             "quantiles": {f"{q:g}": round(float(value), 8) for q, value in zip(QUANTILES, np.quantile(sample[:, index], QUANTILES))} if len(sample) else None,
             "positive_share": round(float(positive_counts[index]) / coups, 6),
+            "positive_share_standard_error": _error(perfect["bet_share"], shoes, 6),
             "perfect_information_gain_per_100_coups": round(100 * float(positive_sums[index]) / coups, 6),
+            "perfect_information_gain_per_100_coups_standard_error": _error(perfect["gain_per_100_coups"], shoes, 6),
             "perfect_information": per_shoe_record(per_shoe[index, 0], shoes, float(positive_counts[index])),
         }
         if settings.tags:
@@ -470,7 +251,9 @@ def summary(simulation: Simulation) -> dict[str, Any]:
             entry["by_true_count"] = {
                 str(threshold): {
                     "bet_share": round(float(threshold_coups[position]) / coups, 6),
+                    "bet_share_standard_error": _error(slot_estimates(per_shoe[index, 1 + position])["bet_share"], shoes, 6),
                     "gain_per_100_coups": round(100 * float(threshold_ev[index, position]) / coups, 6),
+                    "gain_per_100_coups_standard_error": _error(slot_estimates(per_shoe[index, 1 + position])["gain_per_100_coups"], shoes, 6),
                     **per_shoe_record(per_shoe[index, 1 + position], shoes, float(threshold_coups[position])),
                 }
                 for position, threshold in enumerate(settings.thresholds)
@@ -481,11 +264,17 @@ def summary(simulation: Simulation) -> dict[str, Any]:
 
 
 def per_shoe_record(moments: np.ndarray, shoes: int, bets_made: float) -> dict[str, float | None]:
-    """The mean win per shoe (units, one unit per bet made) and its standard error over shoes (None,
-    undefined, for one shoe), and the bets made per shoe (``moments``: see :func:`shoe_moments`)."""
+    """The mean win per shoe (units, one unit per bet made) and the bets made per shoe, each with its
+    standard error over shoes (None, undefined, for one shoe) (``moments``: see :func:`shoe_moments`)."""
     mean = float(moments[0, 1]) / shoes
     error = round(math.sqrt(max(0.0, float(moments[1, 1]) / shoes - mean**2) * shoes / (shoes - 1) / shoes), 6) if shoes > 1 else None
-    return {"gain_per_shoe": round(mean, 6), "gain_per_shoe_standard_error": error, "bets_per_shoe": round(bets_made / shoes, 4)}
+    return {"gain_per_shoe": round(mean, 6), "gain_per_shoe_standard_error": error, "bets_per_shoe": round(bets_made / shoes, 4),
+            "bets_per_shoe_standard_error": _error(slot_estimates(moments)["bets_per_shoe"], shoes, 4)}
+
+
+def _error(estimate: "Estimate", shoes: int, places: int) -> float | None:
+    """An estimate's standard error to ``places`` decimals; None, undefined, over one shoe."""
+    return round(estimate.standard_error, places) if shoes > 1 and math.isfinite(estimate.standard_error) else None
 
 
 @dataclass(frozen=True)
@@ -508,6 +297,11 @@ def estimates(simulation: Simulation, bet: str, threshold: int | None) -> dict[s
     moments = simulation.total("shoe_moments")[settings.bet_names.index(bet), slot]
     if not moments[0, 3]:
         raise InputError(NO_COUPS)
+    return slot_estimates(moments)
+
+
+def slot_estimates(moments: np.ndarray) -> dict[str, Estimate]:
+    """The estimates of :func:`estimates` from one slot's moments (4 x 4, see :func:`shoe_moments`)."""
     shoes = float(moments[0, 0])
     means = moments[0, 1:] / shoes
     covariance = (moments[1:, 1:] / shoes - np.outer(means, means)) * shoes / max(shoes - 1, 1)
@@ -523,7 +317,12 @@ def estimates(simulation: Simulation, bet: str, threshold: int | None) -> dict[s
         return Estimate(scale * float(value), scale * math.sqrt(max(0.0, spread) / shoes) / float(means[bottom]))
 
     return {"gain_per_shoe": mean(0), "bets_per_shoe": mean(1), "coups_per_shoe": mean(2), "bet_share": ratio(1, 2),
-            "edge_when_betting": ratio(0, 1), "gain_per_100_coups": ratio(0, 2, 100.0)}
+            "edge_when_betting": ratio(0, 1), "gain_per_coup": ratio(0, 2), "gain_per_100_coups": ratio(0, 2, 100.0)}
+
+
+def _plus_minus(error: float | None, scale: float, spec: str, unit: str) -> str:
+    """A standard error as the table shows it (n/a over one shoe)."""
+    return "n/a" if error is None else f"{scale * error:{spec}}{unit}"
 
 
 def summary_text(record: dict[str, Any]) -> str:
@@ -545,17 +344,20 @@ def summary_text(record: dict[str, Any]) -> str:
     rows = []
     for name, entry in record["bets"].items():
         quantiles = [f"{100 * entry['quantiles'][q]:.4f}%" if entry["quantiles"] else "n/a" for q in ("0.01", "0.5", "0.99")]
-        rows.append([name, f"{100 * entry['mean_ev']:.4f}%", *quantiles, f"{100 * entry['positive_share']:.3f}%", f"{entry['perfect_information_gain_per_100_coups']:.5f}"]
+        rows.append([name, f"{100 * entry['mean_ev']:.4f}%", _plus_minus(entry["mean_ev_standard_error"], 100, ".4f", "%"), *quantiles,
+                     f"{100 * entry['positive_share']:.3f}%", f"{entry['perfect_information_gain_per_100_coups']:.5f}",
+                     _plus_minus(entry["perfect_information_gain_per_100_coups_standard_error"], 1, ".5f", "")]
                     + ([f"{entry['count_correlation']:.3f}"] if "count_correlation" in entry else []))
-    headers = ["bet", "mean EV", "EV 1%", "EV median", "EV 99%", "coups EV > 0", "gain /100 coups (EV > 0)"]
+    headers = ["bet", "mean EV", "± s.e.", "EV 1%", "EV median", "EV 99%", "coups EV > 0", "gain /100 coups (EV > 0)", "± s.e."]
     headers += ["count corr."] if settings["count_tags"] else []
     lines += [grid(rows, headers), ""]
     if settings["count_tags"]:
         for name, entry in record["bets"].items():
             best = max(entry["by_true_count"].items(), key=lambda item: item[1]["gain_per_100_coups"])
             if best[1]["gain_per_100_coups"] > 0:
+                error = best[1]["gain_per_100_coups_standard_error"]
                 lines.append(f"{name}: betting at true count >= {best[0]} (on {100 * best[1]['bet_share']:.3f}% of coups) "
-                             f"gains {best[1]['gain_per_100_coups']:.5f} units per 100 coups")
+                             f"gains {best[1]['gain_per_100_coups']:.5f}" + ("" if error is None else f" ± {error:.5f}") + " units per 100 coups")
             else:
                 lines.append(f"{name}: no true-count threshold from {min(entry['by_true_count'], key=int)} to {max(entry['by_true_count'], key=int)} gains")
     return "\n".join(lines) + "\n"

@@ -29,8 +29,9 @@ from ..core.rules import PRESETS
 from ..core.shoe import Shoe, shoe_of_decks
 from ..output.blocks import Document
 from ..records import versioned
+from .dealer import THRESHOLDS, Settings, parse_penetration, parse_tags
 from .protect import parse_groups
-from .simulate import THRESHOLDS, Estimate, Settings, Simulation, parse_penetration, parse_tags
+from .simulate import Estimate, Simulation
 
 if TYPE_CHECKING:
     from .protect import Protection, ProtectRequest, SortSearch
