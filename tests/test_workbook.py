@@ -198,14 +198,14 @@ def test_a_workbook_never_replaces_a_file_the_report_did_not_write(tmp_path):
     folder.mkdir()
     (folder / "par.xlsx").write_bytes(b"the user's own workbook")
     with pytest.raises(InputError, match=r"holds files this command did not write \(par.xlsx\)"):
-        FolderTarget(str(folder), force=False)
-    with FolderTarget(str(folder), force=True) as target:  # --force replaces the command's own files only
+        FolderTarget(str(folder), force=False, command="report")
+    with FolderTarget(str(folder), force=True, command="report") as target:  # --force replaces the command's own files only
         target.write({"index.html": "x"})
     assert (folder / "par.xlsx").read_bytes() == b"the user's own workbook"
     written, other = tmp_path / "ours", workbook_bytes(par_sheet(8, "banker", decks=(8,)), STAMP)
-    with FolderTarget(str(written), force=False) as target:
+    with FolderTarget(str(written), force=False, command="report") as target:
         target.write({"par.xlsx": data})
-    with FolderTarget(str(written), force=False) as target:  # the report's own workbook (its manifest says so) is replaced
+    with FolderTarget(str(written), force=False, command="report") as target:  # the report's own workbook (its manifest says so) is replaced
         target.write({"par.xlsx": other})
     assert (written / "par.xlsx").read_bytes() == other != data
 

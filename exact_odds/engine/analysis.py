@@ -494,7 +494,7 @@ def best_of(rows: Sequence[tuple[int, Analysis]]) -> BestOf:
     """The expectation per coup of the best of the bets or no bet, chosen knowing the value of the
     feature that :func:`by_feature` split the coups by (each value weighed by its probability).
 
-    >>> rows = by_feature(Shoe.decks(8), as_bets("banker, player", PUNTO_BANCO, False), decisions_of(PUNTO_BANCO), "shoe_card1_value")
+    >>> rows = by_feature(Shoe.decks(8), chosen_bets("banker, player", PUNTO_BANCO, False)[0], decisions_of(PUNTO_BANCO), "shoe_card1_value")
     >>> best = best_of(rows)
     >>> fixed(best.expected_value * 100, 3), best.choices[:2]  # Jacobson, "Baccarat: The Known Card": card 1, 6.765%
     ('6.765', ((0, 'banker'), (1, 'banker')))
