@@ -6,11 +6,15 @@ The brute force deals every ordering of a small shoe's cards here (player 1, pla
 banker two cards each, then the third cards in turn), for every pure choice of each side.
 """
 
+import json
+import re
 from collections import Counter
 from fractions import Fraction
 from functools import cache
 from itertools import combinations, permutations, product
 from math import factorial, prod
+from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -22,8 +26,9 @@ from exact_odds.games.banque import banque_game, cooperative
 from exact_odds.games.banque_nash import nash
 from exact_odds.games.banque_solution import solve_banque
 from exact_odds.games.banque_table import NATURAL, STOOD, banque_table
-from exact_odds.games.surd import Exact
+from exact_odds.games.surd import Exact, Surd
 
+RESULTS = Path(__file__).resolve().parent.parent / "results" / "banque"
 NO_NATURALS = "K=3,A=2,2=2,5=3"
 """Ten cards whose two-card totals never reach 8: every coup is the main game."""
 WITH_NATURALS = "K=3,3=2,5=3,9=2"
@@ -234,16 +239,18 @@ def test_cooperative_certificate_rechecked(rules: BanqueRules) -> None:
 
 
 def test_kemeny_snell_after_a_natural() -> None:
-    """With replacement, a player facing the banker alone (the other has a natural) plays chemin de
-    fer model A: Kemeny and Snell's 9/11, the banker's 859/2288 at 6 against a standing hand. The
-    Nash equilibrium's players also draw on 5 with probability 9/11 in the main game."""
-    found = solve_banque(rules="banque_ethier_lee", shoe="inf")
-    assert found.cooperative.draws["player 1 on 5 vs player 2's natural"] == found.cooperative.draws["player 2 on 5 vs player 1's natural"] == Fraction(9, 11)
-    [equilibrium] = found.nash.equilibria
-    assert equilibrium.draws["player 1 on 5"] == equilibrium.draws["player 2 on 5"] == Fraction(9, 11)
-    record = found.to_dict()
-    assert record["cooperative"]["banker"]["(6, natural, stood)"] == "859/2288"
-    assert equilibrium.certificate.holds and found.nash.exhaustive and not found.nash.continua
+    """With replacement (the record, rechecked below), a player facing the banker alone (the other
+    holds a natural) plays chemin de fer model A: Kemeny and Snell's 9/11, the banker's 859/2288 at 6
+    against a standing hand. The Nash players also draw on 5 with probability 9/11 in the main game,
+    the banker mixing only at 6 against two standing hands."""
+    record = json.loads((RESULTS / "banque_ethier_lee-decks-inf.json").read_text())
+    team = record["cooperative"]
+    assert team["draws"]["player 1 on 5 vs player 2's natural"]["exact"] == team["draws"]["player 2 on 5 vs player 1's natural"]["exact"] == "9/11"
+    assert team["banker"]["(6, natural, stood)"] == team["banker"]["(6, stood, natural)"] == "859/2288"
+    [equilibrium] = record["nash"]["equilibria"]
+    assert equilibrium["draws"]["player 1 on 5"]["exact"] == equilibrium["draws"]["player 2 on 5"]["exact"] == "9/11"
+    mixes = {cell: draw for cell, draw in equilibrium["banker"].items() if "natural" not in cell and draw not in ("0", "1")}
+    assert mixes == {"(6, stood, stood)": "2785181/11421696"}
 
 
 @pytest.mark.parametrize(("arguments", "parameter", "message"), [
@@ -272,3 +279,83 @@ def test_the_lifted_model_leaves_nash_open() -> None:
     assert found.to_dict()["nash"] == {"solved": False, "open": found.nash_open}
     recheck_team(banque_game(BANQUE, Shoe.parse(WITH_NATURALS)), found.cooperative)
 
+
+SURD = re.compile(r"^\(?(?:(-?\d+) )?([+-]?) ?(?:(\d+)\*)?sqrt\((\d+)\)\)?(?:/(\d+))?$")
+
+
+def exact(text: str) -> Exact:
+    """An exact number as the records write it: n/d, or (a +- b*sqrt(d))/c."""
+    if "sqrt" not in text:
+        return Fraction(text)
+    match = SURD.fullmatch(text)
+    assert match, text
+    a, sign_, b, d, c = match.groups()
+    scale = int(c or 1)
+    b_value = int(b or 1) * (-1 if sign_ == "-" else 1)
+    return Surd(Fraction(int(a or 0), scale), Fraction(b_value, scale), int(d))
+
+
+def test_surd_text_reads_back() -> None:
+    for value in (Surd(Fraction(1, 2), Fraction(-3, 2), 7), Surd(Fraction(0), Fraction(1), 2), Surd(Fraction(-5), Fraction(2, 3), 11), Fraction(-3, 4)):
+        assert exact(str(value)) == value
+
+
+RECORDS = sorted(path for path in RESULTS.glob("*.json") if path.name != "manifest.json")
+RECHECKED = [path for path in RECORDS if path.stem.rsplit("-", 1)[1] in ("1", "6", "8", "inf")]
+"""The records whose certificates the suite rechecks (one, six, eight decks and inf, each rule set:
+about 3 s each, most of it the payoff table); every record was certified as it was written."""
+
+
+def test_results_hold_every_shoe() -> None:
+    """results/banque/ (python -m exact_odds.output.banque_results): both rule sets, 1-8 decks and inf."""
+    assert [path.name for path in RECORDS] == sorted(f"{preset}-decks-{decks}.json" for preset in ("banque", "banque_ethier_lee")
+                                                     for decks in (*range(1, 9), "inf"))
+
+
+@pytest.mark.parametrize("path", RECHECKED, ids=[path.stem for path in RECHECKED])
+def test_results_rechecked_from_their_certificates(path: Path) -> None:
+    """A record of results/banque/: the cooperative solution's certificate and each Nash equilibrium's
+    (no side gains by deviating), recomputed here from the payoffs of its shoe."""
+    record = json.loads(path.read_text())
+    assert record["format"] == "exact_odds.banque"
+    rules = next(preset for preset in (BANQUE, BANQUE_ETHIER_LEE) if preset.name == record["rules"])
+    decks = record["decks"]
+    game = banque_game(rules, Shoe.infinite() if decks == "inf" else Shoe.decks(decks))
+    names = [game.cell_name(c) for c in range(len(game.table.cells))]
+    team = record["cooperative"]
+    found = SimpleNamespace(
+        value=Fraction(team["value"]["exact"]), draws={name: Fraction(value["exact"]) for name, value in team["draws"].items()},
+        joint={(entry["player_1"], entry["player_2"]): (Fraction(entry["both_draw"]["exact"]), None, None, None) for entry in team["joint"]},
+        banker=[Fraction(team["banker"][name]) for name in names])
+    recheck_team(game, found)
+    assert team["certificate"]["holds"] and team["team_face"]["unique"]
+    if record["nash"]["solved"]:
+        assert record["nash"]["exhaustive"] and len(record["nash"]["equilibria"]) == 1 and not record["nash"]["continua"]
+        for equilibrium in record["nash"]["equilibria"]:
+            draws = {name: exact(value["exact"]) for name, value in equilibrium["draws"].items()}
+            banker = [exact(equilibrium["banker"][name]) for name in names]
+            payoffs, gains = deviations(game, [draws[name] for name in game.infosets], banker)
+            assert gains == [0, 0, 0]
+            assert payoffs == [exact(equilibrium["payoffs"][side]["exact"]) for side in ("banker", "player_1", "player_2")]
+
+
+def deviations(game, draws: list, banker: list) -> tuple[list, list]:
+    """The three payoffs per unit staked, and what the banker, player 1 and player 2 would gain by
+    their best deviation (the banker cell by cell, each player at each of his information sets)."""
+    total = game.table.total * game.scale
+    payoffs = [Fraction(value) for value in game.constant]
+    best = Fraction(game.constant[0])
+    incentives = [Fraction(0)] * len(draws)
+    for c, (one, two) in enumerate(game.variables):
+        x, z = draws[one], draws[two]
+        sides = [[poly[0] + poly[1] * x + poly[2] * z + poly[3] * x * z for poly in polys] for polys in (game.banker[c], game.first[c], game.second[c])]
+        y = banker[c]
+        payoffs = [value + (1 - y) * side[0] + y * side[1] for value, side in zip(payoffs, sides)]
+        best = best + (sides[0][0] if sides[0][0] >= sides[0][1] else sides[0][1])
+        for polys, variable, other, index in ((game.first[c], one, z, 1), (game.second[c], two, x, 2)):
+            incentives[variable] = incentives[variable] + (1 - y) * (polys[0][index] + polys[0][3] * other) + y * (polys[1][index] + polys[1][3] * other)
+    gains = [(best - payoffs[0]) / total]
+    for player in (1, 2):
+        gains.append(sum(((1 if incentive > 0 else 0) - share) * incentive for share, incentive, owner in zip(draws, incentives, game.players)
+                         if owner == player) / total)
+    return [value / total for value in payoffs], gains
