@@ -359,3 +359,12 @@ def deviations(game, draws: list, banker: list) -> tuple[list, list]:
         gains.append(sum(((1 if incentive > 0 else 0) - share) * incentive for share, incentive, owner in zip(draws, incentives, game.players)
                          if owner == player) / total)
     return [value / total for value in payoffs], gains
+
+
+def test_another_share_of_the_stakes() -> None:
+    """theta = 1/3 on player 1's hand: a game of its own, solved and certified."""
+    found = solve_banque(rules="banque_ethier_lee", shoe=WITH_NATURALS, stake="1/3")
+    assert found.rules.stake == Fraction(1, 3) and found.to_dict()["stake"] == {"exact": "1/3", "decimal": 1 / 3}
+    game = banque_game(found.rules, Shoe.parse(WITH_NATURALS))
+    assert game.scale == 3 and game.constant[1] == -game.constant[0] - game.constant[2]  # theta and 1 - theta: zero-sum
+    recheck_team(game, found.cooperative)

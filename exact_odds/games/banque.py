@@ -32,7 +32,7 @@ from functools import lru_cache
 from ..core.rules import CHOICE, DRAW, BanqueRules
 from ..core.shoe import Shoe
 from ..errors import InputError
-from .banque_table import NATURAL, STATE_NAMES, STOOD, BanqueTable, banque_table
+from .banque_table import NATURAL, STATE_NAMES, BanqueTable, banque_table
 from .faces import Condition, Face, extent
 from .linalg import optimum
 from .surd import Exact
@@ -333,9 +333,7 @@ def _independence(game: BanqueGame, moments: list[Fraction], banker: list[Fracti
     return face, all(moments[count + k] == moments[first] * moments[second] for k, (first, second) in enumerate(pairs))
 
 
-def solve_stake(rules: BanqueRules, stake: Fraction) -> BanqueRules:
+def with_stake(rules: BanqueRules, stake: Fraction) -> BanqueRules:
     """The rule set with another share of the stakes on player 1's hand (checked)."""
     return BanqueRules(rules.name, rules.naturals, rules.player, rules.banker, rules.second_sees_first, Fraction(stake))
 
-
-STATES = {"stood": STOOD, "natural": NATURAL}

@@ -71,15 +71,11 @@ class NashSearch:
         return not self.unresolved
 
 
-def _floor(value: Exact) -> int:
-    return floor(value)
-
-
 def between(low: Exact, high: Exact) -> Fraction:
     """A rational strictly between two exact numbers (low < high)."""
     scale = 2
     while True:
-        candidate = Fraction(_floor(low * scale) + 1, scale)
+        candidate = Fraction(floor(low * scale) + 1, scale)
         if candidate < high:
             return candidate
         scale *= 2
@@ -570,7 +566,7 @@ def _enclose(first: Exact, second: Exact) -> tuple[Fraction, Fraction]:
     """Rationals below and above two exact numbers (2^-60 apart from them at most)."""
     scale = 2**60
     low, high = (first, second) if first <= second else (second, first)
-    return Fraction(_floor(low * scale), scale), Fraction(_floor(high * scale) + 1, scale)
+    return Fraction(floor(low * scale), scale), Fraction(floor(high * scale) + 1, scale)
 
 
 def _crossings(first: Poly, second: Poly) -> list[tuple[Exact, Exact]]:

@@ -17,7 +17,7 @@ from ..core.rules import BANQUE_PRESETS, BanqueRules
 from ..core.shoe import Shoe, as_shoe
 from ..errors import InputError
 from ..records import versioned
-from .banque import Cooperative, banque_game, cooperative, solve_stake
+from .banque import Cooperative, banque_game, cooperative, with_stake
 from .banque_nash import Exact, NashSearch, nash
 from .faces import Face
 
@@ -116,7 +116,7 @@ def solve_banque(*, rules: BanqueRules | str = "banque_ethier_lee", shoe: Shoe |
         exact = parse_exact(stake, "the stake on player 1's hand", "1/2", parameter="stake") if isinstance(stake, str) else stake
         if not isinstance(exact, (int, Fraction)) or isinstance(exact, bool) or not 0 < exact < 1:
             raise InputError(f"the stake on player 1's hand must be strictly between 0 and 1 (1/2 for half the table), not {stake!r}", parameter="stake")
-        rules = solve_stake(rules, Fraction(exact))
+        rules = with_stake(rules, Fraction(exact))
     if shoe is None:
         shoe = DEFAULT_DECKS.get(name, "inf")
     try:
