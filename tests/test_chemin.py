@@ -80,9 +80,10 @@ def test_commission_certificate(model: str, decks: int | str) -> None:
 @pytest.mark.parametrize(("decks", "draw", "cell", "mix"), [
     (1, "283/1478", (8, 8), "4519/10716"), (6, "221683/364176", (0, 6), "18885571/36781056"), (8, "545307/866560", (0, 6), "317651375/585842688")])
 def test_commission_b3_agrees_with_the_research_note(decks: int, draw: str, cell: tuple[int, int], mix: str) -> None:
-    """The note's search was not exhaustive; ours finds this equilibrium and no other."""
+    """The note's search was not exhaustive; ours finds this equilibrium and no other, and it is the
+    only one (test_chemin_uniqueness.py)."""
     found = solution("B3", decks, ALPHA)
-    assert found.unique is None and found.notes[0].startswith("1 equilibrium found")
+    assert found.unique is True and found.notes[0].startswith("1 equilibrium found")
     assert found.player == {(0, 5): 1, (1, 4): Fraction(draw), (2, 3): 0, (6, 9): 1, (7, 8): 1}
     assert mixes(found) == [(cell, "stood", Fraction(mix))]
 
@@ -369,7 +370,12 @@ def test_render_formats() -> None:
     latex = render(solution("A", "inf"), "latex")
     assert r"\frac{9}{11}" in latex and r"\textbf{M}" in latex and latex.count(r"\\") > 10
     b3 = json.loads(render(solution("B3", 1), "json"))
-    assert b3["player"]["1,4"] == "1/19" and b3["decks"] == 1 and b3["unique"] is None
+    assert b3["player"]["1,4"] == "1/19" and b3["decks"] == 1 and b3["unique"] is True
+    assert b3["uniqueness"]["player"] is b3["uniqueness"]["banker"] is True and b3["uniqueness"]["player_face"]["coordinates"] == ["1,4"]
+    assert b3["uniqueness"]["player_face"]["extent"][0]["low"] == b3["uniqueness"]["player_face"]["extent"][0]["high"] == "1/19"
+    text = render(solution("B3", "inf"), "table")
+    assert "Uniqueness: not unique (either side), decided by each side's optimal face, by exact linear programs" in text
+    assert "Other solution strategies (vertices of a side's face, or other equilibria):" in text and "and 49 more (in the JSON record)" in text
     with pytest.raises(InputError):
         render(found, "yaml")
 

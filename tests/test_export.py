@@ -17,6 +17,9 @@ from exact_odds.errors import InputError
 from exact_odds.output.export import CHEMIN, chemin_files, parse_deck_list
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
+BANQUE = "banque"
+"""results/banque/ is written by python -m exact_odds.output.banque_results, not by export (the banque
+command comes with issue 30); tests/test_banque.py rechecks its certificates."""
 
 
 def files_under(folder: Path) -> dict[str, bytes]:
@@ -37,7 +40,8 @@ def test_results_folder_has_not_drifted(tmp_path, monkeypatch):
     with pytest.raises(SystemExit) as exit_info:
         main(["export", "--out", str(tmp_path)])
     assert exit_info.value.code == 0
-    fresh, kept = files_under(tmp_path), files_under(RESULTS)
+    fresh = files_under(tmp_path)
+    kept = {name: data for name, data in files_under(RESULTS).items() if not name.startswith(f"{BANQUE}/")}
     assert sorted(fresh) == sorted(kept)
     for name in fresh:
         assert fresh[name] == kept[name], f"results/{name} is stale: run baccarat-odds export"

@@ -204,7 +204,7 @@ class _Checker:
         if len(row) != 10:
             self.fail(field, f"needs 10 marks (totals or third cards 0-9), has {len(row)}")
         for index, mark in enumerate(row):
-            unreachable = natural or (field in ("player", "banker_when_player_stood") and index in naturals)
+            unreachable = natural or (field in ("player", "banker_when_player_stood", "banker") and index in naturals)
             if unreachable and mark == CHOICE:
                 self.fail(field, f"mark 'C' at {index}: a natural ends the coup, so no choice is made there (expected -, D or S)")
             if mark not in MARKS and not (unreachable and mark == NEVER):
@@ -285,6 +285,51 @@ CHEMIN_DE_FER_B2 = chemin_de_fer("Chemin de fer, model B2 (Downton-Lockwood)", "
 """The player sees his total, the banker his two cards (a 2 x 2^484 game)."""
 CHEMIN_DE_FER_B3 = chemin_de_fer("Chemin de fer, model B3 (Ethier-Gamez)", "cards", "cards")
 """Each side sees its two cards (a 2^5 x 2^484 game)."""
+
+@dataclass(frozen=True)
+class BanqueRules:
+    """Baccara banque (a deux tableaux) as data: a banker against two player hands, dealt two cards
+    each from one shoe. A natural ends the coup if the banker or both players have one; a player's
+    lone natural wins his stake and the other plays on. Each player then draws, stands or chooses
+    by his two-card total (``player``), his third card face up, player 1 first; the banker last,
+    by his two-card total (``banker``) in every situation he sees (each player's natural, standing or
+    third card). The banker wins or loses each hand's stake against it; ties push. Solved as a
+    game by :mod:`exact_odds.games.banque`; docs/banque.md.
+
+    >>> BANQUE.player[5], BANQUE_ETHIER_LEE.second_sees_first, BANQUE.stake
+    ('C', False, Fraction(1, 2))
+    """
+
+    name: str
+    naturals: frozenset[int] = frozenset({8, 9})
+    player: tuple[str, ...] = tuple("DDDDDCSS--")
+    """Each player's marks by his two-card total (the same for both): D draws, S stands, C chooses."""
+    banker: tuple[str, ...] = tuple("CCCCCCCC--")
+    """The banker's marks by his two-card total, whatever he sees of the players."""
+    second_sees_first: bool = True
+    """Player 2 chooses knowing player 1's third card (or that he stood), as dealt face up."""
+    stake: Fraction = Fraction(1, 2)
+    """theta: the share of the table's stakes on player 1's hand (player 2's hand has 1 - theta)."""
+
+    def __post_init__(self) -> None:
+        check = _Checker(self.name)
+        check.naturals(self.naturals)
+        check.row("player", self.player, self.naturals)
+        check.row("banker", self.banker, self.naturals)
+        if CHOICE not in self.player[:10] or CHOICE not in self.banker:
+            check.fail("player" if CHOICE not in self.player else "banker", "leaves no choice (C): banque is solved as a game where each side chooses")
+        if not (isinstance(self.stake, Fraction) and 0 < self.stake < 1):
+            check.fail("stake", f"must be a fraction strictly between 0 and 1 (the share on player 1's hand), not {self.stake!r}")
+
+
+BANQUE = BanqueRules("Baccara banque")
+"""Player 2 chooses knowing player 1's third card or standing (six decks in Ethier and Lee's rules)."""
+BANQUE_ETHIER_LEE = BanqueRules("Baccara banque, player 2 not reading player 1's card", second_sees_first=False)
+"""The simplifying assumption on one player's information, as docs/banque.md reads Ethier and Lee
+(2015): player 2 chooses by his own total alone."""
+BANQUE_PRESETS = {"banque": BANQUE, "banque_ethier_lee": BANQUE_ETHIER_LEE}
+"""The banque rule sets by name."""
+
 
 class Presets(Mapping[str, DrawRules]):
     """Rule sets by name, read-only; a name that is not one is an :class:`~exact_odds.errors.UnknownName`

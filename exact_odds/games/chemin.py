@@ -40,6 +40,7 @@ from ..core.policy import Policy, with_base
 from ..core.rules import (CHEMIN_DE_FER_A, CHEMIN_DE_FER_B2, CHEMIN_DE_FER_B3, CHOICE, DRAW, PUNTO_BANCO, DrawRules, OptionPoint,
                           compositions)
 from ..core.shoe import Shoe
+from .faces import Condition, Face, extent, vertices
 from .linalg import maximize, solve_integer, solve_linear
 
 MODELS: dict[str, DrawRules] = {"A": CHEMIN_DE_FER_A, "B2": CHEMIN_DE_FER_B2, "B3": CHEMIN_DE_FER_B3}
@@ -128,8 +129,9 @@ class Solution:
     banker: tuple[tuple[Key, int | str, Fraction], ...]
     """(banker total or two cards, player's third card 0-9 or "stood", probability of drawing)."""
     certificate: Certificate
-    unique: bool | None
-    """True/False when an exhaustive search of the equilibria decided it, None when not shown."""
+    unique: bool
+    """Both sides' strategies are unique (:attr:`uniqueness` says which side's is not, and why)."""
+    uniqueness: "Uniqueness"
     notes: tuple[str, ...]
 
 
@@ -345,12 +347,21 @@ def _range(function: Affine) -> tuple[int, int]:
 
 
 def _payoffs(game: Game, profile: Profile) -> tuple[Fraction, Fraction]:
-    """The player's and the banker's expected payoffs."""
+    """The player's and the banker's expected payoffs (in integers over the strategies' common
+    denominators, then one division each)."""
     x, y = profile
-    player = _at(game.player_base, x) + sum((_at(stand, x) * (1 - draw) + _at(hit, x) * draw for (stand, hit), draw in zip(game.player, y)), Fraction(0))
-    banker = _at(game.banker_base, x) + sum((_at(stand, x) * (1 - draw) + _at(hit, x) * draw for (stand, hit), draw in zip(game.banker, y)), Fraction(0))
-    total = game.table.total
-    return player / total, banker / (total * game.scale)
+    across, down = lcm(*(share.denominator for share in x)), lcm(*(draw.denominator for draw in y))
+    shares = [int(share * across) for share in x]
+    draws = [int(draw * down) for draw in y]
+
+    def at(function: Affine) -> int:
+        return function[0] * across + sum(slope * share for slope, share in zip(function[1], shares))
+
+    def payoff(base: Affine, cells: tuple[tuple[Affine, Affine], ...]) -> int:
+        return at(base) * down + sum(at(stand) * (down - draw) + at(hit) * draw for (stand, hit), draw in zip(cells, draws))
+
+    total = game.table.total * across * down
+    return Fraction(payoff(game.player_base, game.player), total), Fraction(payoff(game.banker_base, game.banker), total * game.scale)
 
 
 def _incentives(game: Game, y: Sequence[Fraction]) -> list[Fraction]:
@@ -458,11 +469,14 @@ def _punto_banco(cell: Cell) -> int:
 
 @dataclass(frozen=True)
 class Search:
-    """The equilibria found by :func:`equilibria` (at least one point of every connected set of
-    equilibria), and where equilibria are not isolated (a continuum: empty when every one found is)."""
+    """The equilibria found by :func:`equilibria`: one for each vertex of the arrangement of the
+    banker's indifference hyperplanes (and the unit box) in the player's strategies where there is
+    one, with whether the banker's equilibrium strategy there is the only one (``isolated``), and
+    notes where a system was singular or an interval of one information set holds equilibria."""
 
     profiles: tuple[Profile, ...]
     continua: tuple[str, ...]
+    isolated: tuple[bool, ...] = ()
 
 
 def _cell_name(cell: Cell) -> str:
@@ -485,6 +499,7 @@ def equilibria(game: Game) -> Search:
     base_y = [Fraction(_punto_banco(cell)) for cell in cells]
     player_fixed, banker_fixed = dominance(game)
     found: list[Profile] = []
+    isolated_found: list[bool] = []
     continua: list[str] = []
     seen: set[tuple[Fraction, ...]] = set()
     plans = []
@@ -507,9 +522,7 @@ def equilibria(game: Game) -> Search:
             if mixed:
                 solved = solve_integer([[*restricted[k][1], -restricted[k][0]] for k in indifferent])
                 if isinstance(solved, bool):
-                    if solved:
-                        continua.append(f"the banker is indifferent at {', '.join(_cell_name(cells[k]) for k in indifferent)} along a line of player mixes")
-                    continue
+                    continue  # singular: the vertices on that line are found by other sets of cells
                 numerators, determinant = solved
                 if not all(0 < numerator < determinant for numerator in numerators):
                     continue
@@ -524,11 +537,12 @@ def equilibria(game: Game) -> Search:
             if replies is not None:
                 y, isolated = replies
                 found.append((tuple(x), y))
+                isolated_found.append(isolated)
                 if not isolated:
                     continua.append(f"at player mix {_shown(x)} the banker's equilibrium strategies form a continuum")
     if m == 1:
         continua += _intervals(game, relevant, banker_gain, player_gain, base_y)
-    return Search(tuple(found), tuple(continua))
+    return Search(tuple(found), tuple(continua), tuple(isolated_found))
 
 
 def dominance(game: Game) -> tuple[list[int | None], list[int | None]]:
@@ -635,6 +649,142 @@ def _shown(x: Sequence[Fraction]) -> str:
     return "(" + ", ".join(str(share) for share in x) + ")"
 
 
+# --- uniqueness: each side's face, and the search's vertices ---------------------------------------
+
+
+@dataclass(frozen=True)
+class Alternative:
+    """Another solution strategy of one side (``side``; "equilibrium": another equilibrium found by
+    the search), by the values it gives where it differs, with both payoffs against the other side's
+    solution strategy (or its own equilibrium partner)."""
+
+    side: str
+    values: tuple[tuple[str, Fraction], ...]
+    player_payoff: Fraction
+    banker_payoff: Fraction
+
+
+@dataclass(frozen=True)
+class Uniqueness:
+    """Whether each side's solution strategy is unique, decided exactly. ``player_face`` is the set of
+    player strategies x that form a solution with the banker's strategy y (x a best reply to y and y
+    to x), ``banker_face`` likewise; without a commission these are the optimal strategies
+    (interchangeability of saddle points) and the faces decide. With a commission the search
+    (:func:`equilibria`) is also needed: ``equilibria`` is how many it found."""
+
+    player: bool
+    banker: bool
+    zero_sum: bool
+    player_face: Face
+    banker_face: Face
+    equilibria: int
+    alternatives: tuple[Alternative, ...]
+
+    def summary(self) -> str:
+        """In words: which side's strategy is unique, and how that was decided."""
+        if self.player and self.banker:
+            text = "unique"
+        elif self.player == self.banker:
+            text = "not unique (either side)"
+        else:
+            text = f"player's strategy {'unique' if self.player else 'not unique'}, banker's {'unique' if self.banker else 'not unique'}"
+        how = ("each side's optimal face, by exact linear programs" if self.zero_sum
+               else f"the search's vertices ({self.equilibria} equilibri{'um' if self.equilibria == 1 else 'a'}) and each side's face")
+        return f"{text}, decided by {how}"
+
+
+def _always(condition: Condition) -> bool:
+    """The condition holds over the whole unit box."""
+    low = condition.constant + sum((min(Fraction(0), a) for a in condition.coefficients), Fraction(0))
+    high = condition.constant + sum((max(Fraction(0), a) for a in condition.coefficients), Fraction(0))
+    return (high <= 0) if condition.sense == "<=" else (low >= 0) if condition.sense == ">=" else low == high == 0
+
+
+def _sense(share: Fraction) -> str:
+    """The condition a best reply puts on the gain from drawing: >= 0 to draw, <= 0 to stand, = 0 to mix."""
+    return ">=" if share == 1 else "<=" if share == 0 else "=="
+
+
+def player_face(game: Game, profile: Profile) -> Face:
+    """The player strategies x that form a solution with the banker's y: x a best reply to y (free
+    where the player is indifferent) and y a best reply to x (a condition per banker cell)."""
+    x, y = profile
+    incentives = _incentives(game, y)
+    free = [i for i, incentive in enumerate(incentives) if incentive == 0]
+    conditions = []
+    for cell, gain, draw in zip(game.table.cells, game.banker_gain, y):
+        constant = gain[0] + sum((gain[1][i] * x[i] for i in range(game.infosets) if i not in free), Fraction(0))
+        condition = Condition(f"banker at {_cell_name(cell)}", tuple(Fraction(gain[1][i]) for i in free), constant, _sense(draw))
+        if not _always(condition):
+            conditions.append(condition)
+    return extent([key_text(game.table.infosets[i]) for i in free], [x[i] for i in free], conditions)
+
+
+def banker_face(game: Game, profile: Profile) -> Face:
+    """The banker strategies y that form a solution with the player's x: y a best reply to x (free at
+    the cells where the banker is indifferent, except those whose choice changes no payoff) and x a
+    best reply to y (a condition per player information set)."""
+    x, y = profile
+    zero = (0, (0,) * game.infosets)
+    free = [k for k, gain in enumerate(game.banker_gain) if _at(gain, x) == 0 and (gain != zero or game.player_gain[k] != zero)]
+    fixed = [Fraction(0) if k in free else draw for k, draw in enumerate(y)]
+    base = _incentives(game, fixed)
+    conditions = [Condition(f"player on {key_text(key)}", tuple(Fraction(game.player_gain[k][1][i]) for k in free), base[i], _sense(share))
+                  for i, (key, share) in enumerate(zip(game.table.infosets, x))]
+    return extent([_cell_name(game.table.cells[k]) for k in free], [y[k] for k in free], [c for c in conditions if not _always(c)])
+
+
+def settle(game: Game, profile: Profile, search: Search | None) -> Uniqueness:
+    """Whether each side's strategy in ``profile`` is unique. Zero-sum: the faces decide. With a
+    commission the search's vertices decide: every equilibrium x lies in a face of the arrangement
+    of the banker's indifference hyperplanes whose every vertex holds an equilibrium too (the
+    banker's best replies there include those on the face, and the player's conditions only loosen),
+    so one vertex found means one x, and the banker's strategy is unique when the same one, alone,
+    answers every vertex found."""
+    x, y = profile
+    faces = player_face(game, profile), banker_face(game, profile)
+    zero_sum = game.commission == 0
+    found = 0
+    if zero_sum:
+        player, banker = faces[0].unique, faces[1].unique
+    else:
+        assert search is not None, "a commission's uniqueness needs the search"
+        found = len(search.profiles)
+        player = len({found_x for found_x, _ in search.profiles}) == 1
+        banker = all(search.isolated) and len({found_y for _, found_y in search.profiles}) == 1
+        assert (not player or faces[0].unique) and (not banker or faces[1].unique), "the search and the faces disagree"
+    alternatives: list[Alternative] = []
+    for side, face, unique in (("player", faces[0], player), ("banker", faces[1], banker)):
+        if not unique:
+            alternatives += _alternatives(game, profile, side, face)
+    if search is not None and not player:
+        shown = {(tuple(value for _, value in alternative.values), tuple(y)) for alternative in alternatives
+                 if alternative.side == "player" and len(alternative.values) == game.infosets}
+        for found_x, found_y in search.profiles:
+            if found_x != tuple(x) and (found_x, found_y) not in shown:
+                values = tuple((key_text(key), share) for key, share, mine in zip(game.table.infosets, found_x, x) if share != mine)
+                alternatives.append(Alternative("equilibrium", values, *_payoffs(game, (found_x, found_y))))
+    return Uniqueness(player, banker, zero_sum, *faces, found, tuple(alternatives))
+
+
+def _alternatives(game: Game, profile: Profile, side: str, face: Face) -> list[Alternative]:
+    """The vertices of a side's face as strategies, with both payoffs against the other side's."""
+    x, y = profile
+    found = []
+    for vertex in vertices(face):
+        if side == "player":
+            names = [key_text(key) for key in game.table.infosets]
+            changed = list(x)
+        else:
+            names = [_cell_name(cell) for cell in game.table.cells]
+            changed = list(y)
+        for name, value in zip(face.coordinates, vertex):
+            changed[names.index(name)] = value
+        pair = (tuple(changed), y) if side == "player" else (x, tuple(changed))
+        found.append(Alternative(side, tuple(zip(face.coordinates, vertex)), *_payoffs(game, pair)))
+    return found
+
+
 # --- the entry points ---------------------------------------------------------------------------
 
 
@@ -658,18 +808,12 @@ def solve(model: str | DrawRules, shoe: Shoe, commission: Fraction = Fraction(0)
         notes = []
     else:
         raise ValueError("no equilibrium found")
-    unique: bool | None = None
-    if search is None:
-        notes.append("uniqueness not established" + (" (nor by Ethier and Gamez)" if name == "B3" else ""))
-    else:
+    if search is not None:
         count = len(search.profiles)
         notes.append(f"{count} equilibri{'um' if count == 1 else 'a'} found by an exhaustive search of the supports")
         shown = list(dict.fromkeys(search.continua))
         notes += [f"not isolated: {text}" for text in shown[:3]] + ([f"not isolated: and {len(shown) - 3} more"] if len(shown) > 3 else [])
-        if game.infosets == 1:
-            unique = count == 1 and not shown
-        else:
-            notes.append("uniqueness not claimed for several information sets: the search finds a point of every set of equilibria, not whether it is isolated")
+    uniqueness = settle(game, profile, search)
     certificate = certify(game, profile)
     x, y = profile
     table = game.table
@@ -683,7 +827,8 @@ def solve(model: str | DrawRules, shoe: Shoe, commission: Fraction = Fraction(0)
         player={key: share for key, share in zip(table.infosets, x)},
         banker=tuple((cell.banker, "stood" if cell.third is None else cell.third, draw) for cell, draw in zip(table.cells, y)),
         certificate=certificate,
-        unique=unique,
+        unique=uniqueness.player and uniqueness.banker,
+        uniqueness=uniqueness,
         notes=tuple(notes),
     )
 

@@ -2,6 +2,7 @@
 (Bland's rule) and square systems by fraction-free (Bareiss) elimination."""
 
 from collections.abc import Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from math import lcm
 
@@ -14,6 +15,41 @@ def maximize(objective: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], 
     (Fraction(14, 5), [Fraction(8, 5), Fraction(6, 5)])
     >>> maximize([Fraction(1)], [[Fraction(-1)], [Fraction(1)]], [Fraction(-2), Fraction(1)]) is None
     True
+    """
+    result = optimum(objective, rows, bounds)
+    return None if result is None else (result.value, result.point)
+
+
+@dataclass(frozen=True)
+class Optimum:
+    """An optimum of ``max objective . z, rows . z <= bounds, z >= 0`` with its proof: ``point``
+    attains ``value``, and the ``multipliers`` (one per row, none negative) combine the rows into
+    a row at least ``objective`` in every coordinate whose bound is ``value``, so that no feasible z
+    does better (weak duality). :meth:`proves` checks both."""
+
+    value: Fraction
+    point: list[Fraction]
+    multipliers: list[Fraction]
+
+    def proves(self, objective: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], bounds: Sequence[Fraction]) -> bool:
+        """Whether ``point`` is feasible and attains ``value`` and the multipliers bound every feasible point by it."""
+        feasible = all(value >= 0 for value in self.point) and all(
+            sum((a * z for a, z in zip(row, self.point)), Fraction(0)) <= bound for row, bound in zip(rows, bounds))
+        attained = sum((c * z for c, z in zip(objective, self.point)), Fraction(0)) == self.value
+        combined = [sum((y * row[j] for y, row in zip(self.multipliers, rows)), Fraction(0)) for j in range(len(objective))]
+        bounded = (len(self.multipliers) == len(rows) and all(y >= 0 for y in self.multipliers)
+                   and all(total >= c for total, c in zip(combined, objective))
+                   and sum((y * bound for y, bound in zip(self.multipliers, bounds)), Fraction(0)) == self.value)
+        return feasible and attained and bounded
+
+
+def optimum(objective: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], bounds: Sequence[Fraction]) -> Optimum | None:
+    """:func:`maximize` with the proof of optimality (:class:`Optimum`): the dual multipliers are
+    the final reduced costs of the slack columns.
+
+    >>> found = optimum([Fraction(1), Fraction(1)], [[Fraction(1), Fraction(2)], [Fraction(3), Fraction(1)]], [Fraction(4), Fraction(6)])
+    >>> found.multipliers, found.proves([Fraction(1), Fraction(1)], [[Fraction(1), Fraction(2)], [Fraction(3), Fraction(1)]], [Fraction(4), Fraction(6)])
+    ([Fraction(2, 5), Fraction(1, 5)], True)
     """
     size, count = len(objective), len(rows)
     negative = [i for i in range(count) if bounds[i] < 0]
@@ -50,7 +86,7 @@ def maximize(objective: Sequence[Fraction], rows: Sequence[Sequence[Fraction]], 
     for i, variable in enumerate(basis):
         if variable < size:
             solution[variable] = tableau[i][-1]
-    return costs[-1], solution
+    return Optimum(costs[-1], solution, costs[size:size + count])
 
 
 def _pivot(tableau: list[list[Fraction]], costs: list[Fraction], basis: list[int], leaving: int, entering: int) -> None:

@@ -6,7 +6,9 @@ from fractions import Fraction
 
 from ..core.numbers import fixed
 from ..core.rules import DRAW, PUNTO_BANCO, STAND
-from ..games.chemin import Key, Solution, key_text
+from ..games.chemin import Key, Solution, Uniqueness, key_text
+from ..games.faces import Face
+from ..games.linalg import Optimum
 from .blocks import Block, Comment, Data, Document, Exact, Items, Paragraph, Strong, Table, table
 from .render import render
 from ..records import versioned
@@ -70,8 +72,56 @@ def summary(solution: Solution) -> list[str]:
     else:
         lines.append(f"Certificate: best deviation gains: player {certificate.player_gain}, banker {certificate.banker_gain}; "
                      + ("each strategy is a best reply to the other" if certificate.holds else "NOT AN EQUILIBRIUM"))
-    lines.append("Uniqueness: " + {True: "unique", False: "not unique", None: "not established"}[solution.unique])
+    lines.append(f"Uniqueness: {solution.uniqueness.summary()}")
     return lines
+
+
+ALTERNATIVES_SHOWN = 8
+"""The most alternative strategies the text lists (the JSON record has every vertex found)."""
+
+
+def alternatives_text(solution: Solution) -> list[str]:
+    """The alternative strategies (vertices of a side's face, other equilibria), a line each."""
+    lines = []
+    for alternative in solution.uniqueness.alternatives[:ALTERNATIVES_SHOWN]:
+        values = ", ".join(f"{name}: {value}" for name, value in alternative.values)
+        lines.append(f"{alternative.side} {values}; payoffs: player {alternative.player_payoff} = {_decimal(alternative.player_payoff)}, "
+                     f"banker {alternative.banker_payoff} = {_decimal(alternative.banker_payoff)}")
+    more = len(solution.uniqueness.alternatives) - ALTERNATIVES_SHOWN
+    return lines + ([f"and {more} more (in the JSON record)"] if more > 0 else [])
+
+
+def _face_record(face: Face) -> dict[str, object]:
+    """A side's face as its certificate: the conditions, and each free coordinate's least and greatest
+    value with their proofs (the point that attains it, the multipliers that bound it: one per row of
+    the conditions, an equality giving its <= row then its >= row, then one per coordinate's z <= 1)."""
+    def proof(found: Optimum) -> dict[str, object]:
+        return {"point": [str(value) for value in found.point], "multipliers": [str(value) for value in found.multipliers]}
+
+    return {
+        "coordinates": list(face.coordinates),
+        "point": [str(value) for value in face.point],
+        "conditions": [{"source": condition.source, "coefficients": [str(a) for a in condition.coefficients],
+                        "constant": str(condition.constant), "sense": condition.sense} for condition in face.conditions],
+        "extent": [{"coordinate": bound.coordinate, "low": str(bound.low), "high": str(bound.high),
+                    "low_proof": proof(bound.low_proof), "high_proof": proof(bound.high_proof)} for bound in face.bounds],
+        "unique": face.unique,
+    }
+
+
+def uniqueness_record(uniqueness: Uniqueness) -> dict[str, object]:
+    """Which side's strategy is unique, how it was decided, the faces as certificates and the alternatives."""
+    return {
+        "player": uniqueness.player,
+        "banker": uniqueness.banker,
+        "decided_by": uniqueness.summary(),
+        "equilibria_found": uniqueness.equilibria,
+        "player_face": _face_record(uniqueness.player_face),
+        "banker_face": _face_record(uniqueness.banker_face),
+        "alternatives": [{"side": alternative.side, "values": {name: str(value) for name, value in alternative.values},
+                          "player_payoff": str(alternative.player_payoff), "banker_payoff": str(alternative.banker_payoff)}
+                         for alternative in uniqueness.alternatives],
+    }
 
 
 def solution_record(solution: Solution) -> dict[str, object]:
@@ -96,6 +146,7 @@ def solution_record(solution: Solution) -> dict[str, object]:
             "holds": certificate.holds,
         },
         "unique": solution.unique,
+        "uniqueness": uniqueness_record(solution.uniqueness),
         "notes": list(solution.notes),
     }
 
@@ -112,6 +163,8 @@ def solution_document(solution: Solution) -> Document:
     blocks: list[Block] = [Items(tuple(lines[1:]), lead=lines[0]),
                            Paragraph(f"Banker's strategy ({legend}), by two-card {seen} and the player's third card:"), table(header, rows)]
     blocks += [Items(tuple(f"Banker {text}" for text in mixes))] if mixes else []
+    alternatives = alternatives_text(solution)
+    blocks += [Items(tuple(alternatives), lead="Other solution strategies (vertices of a side's face, or other equilibria):")] if alternatives else []
     blocks.append(Items(solution.notes, label="Note: "))
     tableau = Table(tuple(header), tuple(tuple(row[:labels]) + tuple(Strong(mark) if mark == "M" else mark for mark in row[labels:]) for row in rows),
                     ("left",) * labels + ("center",) * MARKS, stub=labels)

@@ -121,7 +121,7 @@ def chemin_files(deck_list: list[int | str], commission: Fraction, progress: Cal
         mixes = [f"{key_text(banker)} vs {third}" for banker, third, draw in solution.banker if 0 < draw < 1]
         rows.append([model, str(decks), f"{percent_name(rate)}%", str(solution.value), fixed(solution.value, 10),
                      fixed(solution.banker_value, 10), player, f"{len(mixes)}: {', '.join(mixes)}" if mixes else "0",
-                     {True: "yes", False: "no", None: "not established"}[solution.unique],
+                     _unique_column(solution.uniqueness.player, solution.uniqueness.banker),
                      "holds" if solution.certificate.holds else "FAILS", Link(name, name)])
     header = ["model", "decks", "commission", "player's payoff", "decimal", "banker's payoff", "player draws on 5 (probability)",
               "banker mixes at", "unique", "certificate", "file"]
@@ -133,12 +133,20 @@ def chemin_files(deck_list: list[int | str], commission: Fraction, progress: Cal
         "game, with a commission on the banker's wins it is a Nash equilibrium's. The player draws on 5",
         "(by total, or under B3 by his two cards) with the probability shown; the banker mixes at the cells",
         "named (his total or two cards vs the player's third card, or stood) and plays pure elsewhere.",
-        "The certificate recomputes both sides' best replies from the payoffs alone.",
+        "The certificate recomputes both sides' best replies from the payoffs alone. `unique` says",
+        "whether each side's strategy is the only one, decided exactly (docs/chemin.md, Uniqueness): each",
+        "JSON file holds both sides' faces with the proofs of their extent, and where a side's strategy",
+        "is not unique, the alternatives (the vertices of its face) with their payoffs.",
     ])
     about_spans = ("Written by ", Code("baccarat-odds export"), "; do not edit by hand. Each JSON file is what\n",
                    Code("baccarat-odds chemin-de-fer --model MODEL --decks DECKS [--commission PCT] --format json"), about)
     files[f"{CHEMIN}/README.md"] = render_markdown(Document((Heading(1, "Chemin de fer solved exactly"), Paragraph(about_spans), table(header, rows))))
     return files
+
+
+def _unique_column(player: bool, banker: bool) -> str:
+    """yes or no, per side when they differ."""
+    return ("yes" if player else "no") if player == banker else f"player {'yes' if player else 'no'}, banker {'yes' if banker else 'no'}"
 
 
 def export_steps(deck_list: list[int | str], decisions: Decisions, chemin: bool = True) -> int:
