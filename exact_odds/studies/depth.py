@@ -46,7 +46,7 @@ from ..engine.walk import RangeSums, Walk, walk
 from ..errors import InputError
 from ..records import versioned
 from .levels import PILOT, PILOT_SEED, Level, locate, open_work, pilot_grids, reaches, refine
-from .ranges import Progress, ResultsFolder, Task, run_tasks
+from .ranges import Progress, ResultsFolder, Task, executor_for, run_tasks
 
 QUANTILES = (Fraction(1, 100), Fraction(5, 100), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(95, 100), Fraction(99, 100))
 RANGE = 1 << 25
@@ -95,7 +95,10 @@ class DepthSettings:
         if not isinstance(self.shoe, Shoe) or self.shoe.with_replacement:
             raise InputError("shoe: depth counts the cards left in a real shoe, not the infinite deck", parameter="shoe")
         object.__setattr__(self, "cards_left", _cards_left(self.cards_left, self.shoe))
-        bets = tuple(as_bets(list(self.bets) if not isinstance(self.bets, (str, Bet)) else self.bets, self.decisions.rules, True))
+        try:
+            bets = tuple(as_bets(list(self.bets) if not isinstance(self.bets, (str, Bet)) else self.bets, self.decisions.rules, True))
+        except InputError as error:
+            raise InputError(str(error) if error.parameter else f"bets: {error}", parameter="bets") from None
         if not bets:
             raise InputError("bets: name at least one bet", parameter="bets")
         classes = {bet.name: _value_classes(bet) for bet in bets}
@@ -122,8 +125,11 @@ class DepthSettings:
         """What defines a run, for its results folder."""
         from .ranges import digest
 
-        return {"shoe": list(self.shoe.rank_counts), "rules": self.decisions.rules.name, "decisions": digest(self.decisions),
-                "bets": [[bet.name, digest(bet)] for bet in self.chosen], "cards_left": list(self.cards_left),
+        decisions = self.decisions
+        return {"shoe": list(self.shoe.rank_counts), "rules": decisions.rules.name,
+                "decisions": digest([sorted(decisions.rules.naturals), decisions.scale, list(decisions.player), list(decisions.banker)]),
+                "bets": [[bet.name, digest([[row.condition.text, str(row.pays.net), row.event] for row in bet.rows])] for bet in self.chosen],
+                "cards_left": list(self.cards_left),
                 "quantiles": [str(level) for level in self.quantiles], "pilot": PILOT, "range": RANGE, "format": FORMAT,
                 "version": __version__}
 
@@ -333,21 +339,22 @@ class _Cards:
 
     plan: Walk
     ranges: list[tuple[int, int]]
-    extremes: list[tuple[list[int], list[int]]] = field(default_factory=list)
+    extremes: dict[int, tuple[list[int], list[int]]] = field(default_factory=dict)
     total: RangeSums | None = None
     levels: list[Level] = field(default_factory=list)
 
 
-def _tasks(passes: int, known: dict[int, "_Cards"], work: dict[int, tuple[tuple[Array, ...], tuple[Array, ...]]]) -> list[Task]:
-    """The ranges a pass weighs: every range in the first; then those that reach an open level."""
-    tasks = []
+def _tasks(passes: int, known: dict[int, "_Cards"], work: dict[int, tuple[tuple[Array, ...], tuple[Array, ...]]]) -> dict[Task, tuple[int, int]]:
+    """The ranges a pass weighs, each with its number of cards left and its index: every range
+    in the first pass; then those whose numerators reach an open level."""
+    tasks = {}
     for cards, (grids, brackets) in sorted(work.items()):
         state = known[cards]
         walk_plan = state.plan.given(grids, brackets)
         identity = ([grid.tolist() for grid in grids], [bracket.tolist() for bracket in brackets])
         for index, (start, stop) in enumerate(state.ranges):
             if passes == 1 or reaches(state.levels, *state.extremes[index]):
-                tasks.append(Task(f"p{passes}-n{cards}-r{index}", (walk_plan, start, stop), stop - start, (cards, start, stop, identity)))
+                tasks[Task(f"p{passes}-n{cards}-r{index}", (walk_plan, start, stop), stop - start, (cards, start, stop, identity))] = (cards, index)
     return tasks
 
 
@@ -357,11 +364,16 @@ def run_depth(settings: DepthSettings, *, workers: int = 1, scheduler: str | Non
     in this process, on ``workers`` local processes or on the dask scheduler at ``scheduler``,
     keeping each finished range in the folder ``resume`` (made if missing; a folder of this run is
     resumed, one of another run refused). ``progress`` hears after every range."""
-    from ..engine.batch import batch_expectations
-
     if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
         raise InputError(f"workers must be a whole number from 1, not {shown(workers)}", parameter="workers")
     folder = ResultsFolder(resume, "depth", settings.parameters()) if resume is not None else None
+    with executor_for(workers, scheduler) as pool:
+        return _run(settings, pool, folder, progress)
+
+
+def _run(settings: DepthSettings, pool: Any, folder: ResultsFolder | None, progress: Callable[[Progress], None] | None) -> DepthStudy:
+    from ..engine.batch import batch_expectations
+
     top = batch_expectations([settings.shoe.rank_counts], list(settings.chosen), settings.decisions)
     off_the_top = {bet.name: top.expected_value(0, bet.name) for bet in settings.chosen}
     known: dict[int, _Cards] = {}
@@ -377,14 +389,15 @@ def run_depth(settings: DepthSettings, *, workers: int = 1, scheduler: str | Non
         passes += 1
         sums = {cards: RangeSums.empty([len(grid) + 1 for grid in grids]) for cards, (grids, _) in work.items()}
 
+        tasks = _tasks(passes, known, work)
+
         def merge(task: Task, record: dict[str, Any]) -> None:
-            cards, index = int(task.key.split("-")[1][1:]), int(task.key.split("-")[2][1:])
+            cards, index = tasks[task]
             sums[cards].add(record)
             if passes == 1:
-                known[cards].extremes.append((record["lowest"], record["highest"]))  # the first pass merges in order
+                known[cards].extremes[index] = (record["lowest"], record["highest"])
 
-        tasks = _tasks(passes, known, work)
-        ran = run_tasks(weigh_range, tasks, merge, workers=workers, scheduler=scheduler, folder=folder, progress=progress, label=f"pass {passes}")
+        ran = run_tasks(weigh_range, list(tasks), merge, pool=pool, folder=folder, progress=progress, label=f"pass {passes}", ordered=False)
         computed, read = computed + ran.computed, read + ran.read
         following = {}
         for cards, (grids, brackets) in work.items():

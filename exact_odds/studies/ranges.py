@@ -17,7 +17,8 @@ never mixed in.
 >>> import tempfile
 >>> folder = ResultsFolder(tempfile.mkdtemp() + "/run", "example", {"cards": 18})
 >>> done = {}
->>> run_tasks(pow, [Task("a", (2, 10), 1), Task("b", (3, 3), 1)], lambda task, result: done.update({task.key: result}), folder=folder)
+>>> with executor_for(workers=1, scheduler=None) as pool:
+...     run_tasks(pow, [Task("a", (2, 10), 1), Task("b", (3, 3), 1)], lambda task, result: done.update({task.key: result}), pool=pool, folder=folder)
 Ran(computed=2, read=0)
 >>> done, folder.saved("a", digest((2, 10)))
 ({'a': 1024, 'b': 27}, 1024)
@@ -26,7 +27,6 @@ Ran(computed=2, read=0)
 import hashlib
 import json
 import os
-import pickle
 import re
 import tempfile
 import time
@@ -44,7 +44,7 @@ RESULT = re.compile(r"[A-Za-z0-9_.-]{1,120}")
 """A task's key: the name of its result's file."""
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, eq=False)
 class Task:
     """A piece of work: ``function(*args)``, its result kept under ``key``; ``units`` of work (for progress)."""
 
@@ -52,7 +52,7 @@ class Task:
     args: tuple[Any, ...]
     units: int
     identity: Any = None
-    """What the task's digest is taken of (default: its arguments): what tells its result apart."""
+    """Plain data that tells the task apart (default: its arguments, when they are plain data)."""
 
 
 @dataclass(frozen=True)
@@ -75,10 +75,10 @@ class Progress:
         return (self.total - self.done) * self.elapsed / self.computed
 
 
-def digest(args: Any) -> str:
-    """A task's arguments, digested: what its result file records, so that a result is never taken
-    for another task's (a pickle of the arguments: the same arguments give the same digest here)."""
-    return hashlib.sha256(pickle.dumps(args, protocol=4)).hexdigest()[:32]
+def digest(data: Any) -> str:
+    """Plain data (numbers, text, lists, mappings) digested, the same in every process: what tells a
+    task's result apart in its file, so that it is never taken for another task's."""
+    return hashlib.sha256(json.dumps(data, sort_keys=True, separators=(",", ":")).encode()).hexdigest()[:32]
 
 
 class ResultsFolder:
@@ -91,19 +91,19 @@ class ResultsFolder:
         self.parameters = json.loads(json.dumps(parameters))  # as it reads back
         record = {"kind": kind, "parameters": self.parameters}
         if self.path.exists() and not self.path.is_dir():
-            raise InputError(f"{parameter} {shown(str(self.path))} is a file, not a results folder", parameter=parameter)
+            raise InputError(f"{parameter} {str(self.path)!r} is a file, not a results folder", parameter=parameter)
         run_file = self.path / RUN_FILE
         if run_file.exists():
             try:
                 found = json.loads(run_file.read_text(encoding="utf-8"))
             except (OSError, ValueError):
-                raise InputError(f"{parameter} {shown(str(self.path))}: its {RUN_FILE} cannot be read", parameter=parameter) from None
+                raise InputError(f"{parameter} {str(self.path)!r}: its {RUN_FILE} cannot be read", parameter=parameter) from None
             if found != record:
-                raise InputError(f"{parameter} {shown(str(self.path))} holds the results of another run ({_difference(found, record)})",
+                raise InputError(f"{parameter} {str(self.path)!r} holds the results of another run ({_difference(found, record)})",
                                  parameter=parameter)
             return
         if self.path.exists() and any(self.path.iterdir()):
-            raise InputError(f"{parameter} {shown(str(self.path))} is not empty and is no results folder: name a new or empty folder", parameter=parameter)
+            raise InputError(f"{parameter} {str(self.path)!r} is not empty and is no results folder: name a new or empty folder", parameter=parameter)
         self.path.mkdir(parents=True, exist_ok=True)
         self._write(RUN_FILE, record)
 
@@ -117,7 +117,7 @@ class ResultsFolder:
         except (OSError, ValueError):
             return None  # not one of ours whole: computed again (every file of ours is written whole)
         if not isinstance(record, dict) or record.get("key") != key or record.get("digest") != task_digest:
-            raise InputError(f"{self.parameter} {shown(str(file))} holds the result of another task than this run's {key}", parameter=self.parameter)
+            raise InputError(f"{self.parameter} {str(file)!r} holds the result of another task than this run's {key}", parameter=self.parameter)
         return record["result"]
 
     def save(self, key: str, task_digest: str, result: Any) -> None:
@@ -171,11 +171,12 @@ class Ran:
     read: int
 
 
-def run_tasks(function: Callable[..., Any], tasks: Sequence[Task], merge: Callable[[Task, Any], None], *, workers: int = 1,
-              scheduler: str | None = None, folder: ResultsFolder | None = None, progress: Callable[[Progress], None] | None = None,
-              label: str = "", ordered: bool = True) -> Ran:
+def run_tasks(function: Callable[..., Any], tasks: Sequence[Task], merge: Callable[[Task, Any], None], *, pool: Any = None,
+              folder: ResultsFolder | None = None, progress: Callable[[Progress], None] | None = None, label: str = "",
+              ordered: bool = True) -> Ran:
     """Every task's result handed to ``merge``: read from ``folder`` where it was saved, else
-    ``function(*args)`` computed (and saved there the moment it arrives). With ``ordered``, the
+    ``function(*args)`` computed (and saved there the moment it arrives) on ``pool`` (an executor
+    of :func:`executor_for`; None: in this process). With ``ordered``, the
     results are merged in task order (those that arrive early wait), so that sums of floats come
     out the same whatever ran them; else as they come (exact sums). ``progress`` hears after each
     task. A result must be JSON data when a folder keeps it. Interrupted (Ctrl-C), what finished
@@ -211,13 +212,12 @@ def run_tasks(function: Callable[..., Any], tasks: Sequence[Task], merge: Callab
         progress(Progress(done, total, 0.0, label))
     if pending:
         place = {task.key: index for index, task in enumerate(tasks)}
-        with executor_for(workers, scheduler) as pool:
-            for index, result in run_chunks(function, [task.args for task in pending], pool):
-                task = pending[index]
-                if folder:
-                    folder.save(task.key, digests[task.key], result)
-                arrived(place[task.key], result)
-                done, computed = done + task.units, computed + task.units
-                if progress:
-                    progress(Progress(done, total, time.monotonic() - started, label, computed))
+        for index, result in run_chunks(function, [task.args for task in pending], pool):
+            task = pending[index]
+            if folder:
+                folder.save(task.key, digests[task.key], result)
+            arrived(place[task.key], result)
+            done, computed = done + task.units, computed + task.units
+            if progress:
+                progress(Progress(done, total, time.monotonic() - started, label, computed))
     return Ran(len(pending), len(tasks) - len(pending))
