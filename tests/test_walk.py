@@ -66,12 +66,13 @@ def test_compiled_walker_sums_as_the_reference(shoe: Shoe, bets: tuple[str, ...]
     sample = [int(value) for value in np.sort(draw.sample(range(-walk_plan.denominator, walk_plan.denominator), 40))]
     grids = tuple(np.array(sorted(set(draw.sample(sample, 6) + [0])), dtype=np.int64) for _ in bets)
     brackets = tuple(np.array([[-walk_plan.denominator, sample[10]], [sample[20], sample[30]]], dtype=np.int64) for _ in bets)
-    walk_plan = walk_plan.given(grids, brackets)
-    assert walk_plan.compiled
-    for start in sorted(draw.sample(range(count), 3)):
-        stop = min(count, start + draw.randint(1, 1500))
-        same(walk_module._compiled(walk_plan, start, stop), reference(walk_plan, start, stop))
-    same(walk_module._compiled(walk_plan, max(0, count - 40), count), reference(walk_plan, max(0, count - 40), count))
+    for summing, bounded in ((True, False), (False, True)):  # a first pass; a later one (buckets within the grid, no sums)
+        given = walk_plan.given(grids, brackets, summing, bounded)
+        assert given.compiled
+        for start in sorted(draw.sample(range(count), 3)):
+            stop = min(count, start + draw.randint(1, 1500))
+            same(walk_module._compiled(given, start, stop), reference(given, start, stop))
+        same(walk_module._compiled(given, max(0, count - 40), count), reference(given, max(0, count - 40), count))
 
 
 def test_ranges_past_the_compositions_are_refused() -> None:

@@ -65,6 +65,10 @@ class Walk:
     """Per bet, sorted int64 thresholds (empty: no buckets)."""
     brackets: tuple[Array, ...] = ()
     """Per bet, (k x 2) int64 brackets (lo, hi], sorted and apart: the compositions to collect."""
+    summing: bool = True
+    """False: the buckets and brackets only (the sums, best and extremes are left at zero)."""
+    bounded: bool = False
+    """True: numerators at or below a grid's first threshold, or above its last, fall in no bucket."""
 
     def __post_init__(self) -> None:
         empty = tuple(np.zeros(0, dtype=np.int64) for _ in self.bets)
@@ -73,9 +77,9 @@ class Walk:
         if not self.brackets:
             object.__setattr__(self, "brackets", tuple(np.zeros((0, 2), dtype=np.int64) for _ in self.bets))
 
-    def given(self, grids: tuple[Array, ...], brackets: tuple[Array, ...]) -> "Walk":
+    def given(self, grids: tuple[Array, ...], brackets: tuple[Array, ...], summing: bool = True, bounded: bool = False) -> "Walk":
         """This walk with other grids and brackets (what it has worked out kept)."""
-        other = replace(self, grids=grids, brackets=brackets)
+        other = replace(self, grids=grids, brackets=brackets, summing=summing, bounded=bounded)
         other.__dict__.update({name: self.__dict__[name] for name in ("words", "compiled") if name in self.__dict__})
         return other
 
@@ -97,8 +101,17 @@ class Walk:
             return False
         largest = tuple(min(count, shoe.cards) for count in shoe.counts)
         values = coefficient_bound(self.coefficients, largest[:-1])
-        line = comb(shoe.counts[-2], min(largest[-2], shoe.counts[-2] // 2)) * comb(shoe.counts[-1], min(largest[-1], shoe.counts[-1] // 2))
-        return values < 2**62 and line < 2**64 and (largest[-2] + 1) * line * values < 2**126 and values * max(self.multipliers) < 2**125
+        line = _largest_binomial(shoe.counts[-2], largest[-2]) * _largest_binomial(shoe.counts[-1], largest[-1])
+        factor = _largest_binomial(shoe.counts[-3], largest[-3]) if shoe.free > 1 else 1
+        lines = largest[-3] + 1 if shoe.free > 1 else 1
+        sums = (largest[-2] + 1) * line * values
+        return (values < 2**62 and line < 2**64 and sums < 2**126 and values * max(self.multipliers) < 2**125 and factor < 2**64
+                and line * (largest[-2] + 1) * factor * lines < 2**127 and sums * factor * lines < 2**254)
+
+
+def _largest_binomial(count: int, most: int) -> int:
+    """The largest C(count, x) for x <= most."""
+    return comb(count, min(most, count // 2))
 
 
 @dataclass
@@ -194,7 +207,7 @@ def _compiled(plan: Walk, start: int, stop: int) -> RangeSums:
     collected = _walk.walk(np.array(shoe.counts, dtype=np.int64), np.array(shoe.unrank(start), dtype=np.int64), stop - start, shoe.cards,
                            plan.degree, bets, np.ascontiguousarray(plan.coefficients, dtype=np.int64), maps, map_starts, binomials,
                            np.ascontiguousarray(weights), words, np.array(plan.multipliers, dtype=np.int64), grids, grid_starts,
-                           bucket_weights, bucket_counts, np.ascontiguousarray(brackets), bracket_starts, sums, extremes)
+                           bucket_weights, bucket_counts, np.ascontiguousarray(brackets), bracket_starts, sums, extremes, plan.summing, plan.bounded)
     totals = _integers(sums)
     split = np.split(np.arange(len(grids) + bets), (grid_starts[1:-1] + np.arange(1, bets)).tolist()) if bets else []
     bucket_sums = _integers(bucket_weights)
@@ -223,29 +236,36 @@ def reference(plan: Walk, start: int, stop: int) -> RangeSums:
         numerators = batch_expectations([shoe.rank_counts(free) for free in block], list(plan.bets), plan.decisions).numerators
         for free, row in zip(block, numerators.tolist()):
             weight = shoe.weight(free)
-            sums.weight += weight
-            best, best_bet = 0, -1
             for bet, value in enumerate(row):
-                _add(sums, plan, bet, int(value), weight, seen)
-                if value * plan.multipliers[bet] > best:
-                    best, best_bet = value * plan.multipliers[bet], bet
-            if best_bet >= 0:
-                sums.best_positive += weight
-                sums.best_sum[best_bet] += weight * int(row[best_bet])
+                _place(sums, plan, bet, int(value), weight)
+            if plan.summing:
+                _sum(sums, plan, [int(value) for value in row], weight, seen)
             seen = True
     return sums
 
 
-def _add(sums: RangeSums, plan: Walk, bet: int, value: int, weight: int, seen: bool) -> None:
-    """One composition's ``value`` of a bet into the sums."""
-    sums.value_sum[bet] += weight * value
-    if value > 0:
-        sums.positive[bet] += weight
-        sums.positive_sum[bet] += weight * value
-    sums.lowest[bet] = min(sums.lowest[bet], value) if seen else value
-    sums.highest[bet] = max(sums.highest[bet], value) if seen else value
+def _sum(sums: RangeSums, plan: Walk, values: list[int], weight: int, seen: bool) -> None:
+    """One composition's numerators into the sums, the best bet and the extremes."""
+    sums.weight += weight
+    best, best_bet = 0, -1
+    for bet, value in enumerate(values):
+        sums.value_sum[bet] += weight * value
+        if value > 0:
+            sums.positive[bet] += weight
+            sums.positive_sum[bet] += weight * value
+        sums.lowest[bet] = min(sums.lowest[bet], value) if seen else value
+        sums.highest[bet] = max(sums.highest[bet], value) if seen else value
+        if value * plan.multipliers[bet] > best:
+            best, best_bet = value * plan.multipliers[bet], bet
+    if best_bet >= 0:
+        sums.best_positive += weight
+        sums.best_sum[best_bet] += weight * values[best_bet]
+
+
+def _place(sums: RangeSums, plan: Walk, bet: int, value: int, weight: int) -> None:
+    """One composition's numerator of a bet into its bucket, and among the collected if in a bracket."""
     grid = plan.grids[bet]
-    if len(grid):
+    if len(grid) and not (plan.bounded and not grid[0] < value <= grid[-1]):
         bucket = int(np.searchsorted(grid, value, side="left"))
         sums.bucket_weights[bet][bucket] += weight
         sums.bucket_counts[bet][bucket] += 1

@@ -350,7 +350,7 @@ def _tasks(passes: int, known: dict[int, "_Cards"], work: dict[int, tuple[tuple[
     tasks = {}
     for cards, (grids, brackets) in sorted(work.items()):
         state = known[cards]
-        walk_plan = state.plan.given(grids, brackets)
+        walk_plan = state.plan.given(grids, brackets, summing=passes == 1, bounded=passes > 1)
         identity = ([grid.tolist() for grid in grids], [bracket.tolist() for bracket in brackets])
         for index, (start, stop) in enumerate(state.ranges):
             if passes == 1 or reaches(state.levels, *state.extremes[index]):
