@@ -22,9 +22,9 @@ a level falls in or collects its compositions, until each quantile is one compos
 (47, Fraction(2, 7), True)
 """
 
-import math
 import os
-from collections.abc import Callable, Sequence
+from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from math import lcm
@@ -387,35 +387,49 @@ def _run(settings: DepthSettings, pool: Any, folder: ResultsFolder | None, progr
     computed = read = passes = 0
     while work:
         passes += 1
-        sums = {cards: RangeSums.empty([len(grid) + 1 for grid in grids]) for cards, (grids, _) in work.items()}
-
         tasks = _tasks(passes, known, work)
+        sums = {cards: RangeSums.empty([len(grid) + 1 for grid in grids]) for cards, (grids, _) in work.items()}
+        waiting = Counter(cards for cards, _ in tasks.values())
+        following = {}
+
+        def finish(cards: int) -> None:
+            """Once every range of ``cards`` has come in: its levels located, its sums let go."""
+            step = _advance(settings, known[cards], passes, work[cards][0], sums.pop(cards), off_the_top)
+            if step is not None:
+                following[cards] = step
 
         def merge(task: Task, record: dict[str, Any]) -> None:
             cards, index = tasks[task]
             sums[cards].add(record)
             if passes == 1:
                 known[cards].extremes[index] = (record["lowest"], record["highest"])
+            waiting[cards] -= 1
+            if not waiting[cards]:
+                finish(cards)
 
+        for cards in [cards for cards in work if not waiting[cards]]:
+            finish(cards)
         ran = run_tasks(weigh_range, list(tasks), merge, pool=pool, folder=folder, progress=progress, label=f"pass {passes}", ordered=False)
         computed, read = computed + ran.computed, read + ran.read
-        following = {}
-        for cards, (grids, brackets) in work.items():
-            state, total = known[cards], sums[cards]
-            if passes == 1:
-                state.total = total
-                _check(state, off_the_top)
-                state.levels = [Level(bet, level) for bet in range(len(state.plan.bets)) for level in settings.quantiles]
-                for bet, grid in enumerate(grids):
-                    locate([level for level in state.levels if level.bet == bet], grid, total.bucket_weights[bet], total.bucket_counts[bet],
-                           0, total.weight, total.lowest[bet] - 1, total.highest[bet])
-            else:
-                refine(state.levels, grids, total.bucket_weights, total.bucket_counts, total.collected, state.plan.compositions.total_weight)
-            step = open_work(state.levels, len(state.plan.bets))
-            if step is not None:
-                following[cards] = step
         work = following
     return DepthStudy(settings, tuple(_depth(known[cards]) for cards in settings.cards_left), off_the_top, computed, read)
+
+
+def _advance(settings: DepthSettings, state: _Cards, passes: int, grids: tuple[Array, ...], total: RangeSums,
+             off_the_top: dict[str, Fraction]) -> tuple[tuple[Array, ...], tuple[Array, ...]] | None:
+    """After a pass over one number of cards left: (the first) its sums checked and its levels
+    located in the grids' buckets, (later) its open levels refined or settled; the next pass's work."""
+    if passes == 1:
+        state.total = total
+        _check(state, off_the_top)
+        state.levels = [Level(bet, level) for bet in range(len(state.plan.bets)) for level in settings.quantiles]
+        for bet, grid in enumerate(grids):
+            locate([level for level in state.levels if level.bet == bet], grid, total.bucket_weights[bet], total.bucket_counts[bet],
+                   0, total.weight, total.lowest[bet] - 1, total.highest[bet])
+        total.bucket_weights, total.bucket_counts, total.collected = [], [], []
+    else:
+        refine(state.levels, grids, total.bucket_weights, total.bucket_counts, total.collected, state.plan.compositions.total_weight)
+    return open_work(state.levels, len(state.plan.bets))
 
 
 def _check(state: _Cards, off_the_top: dict[str, Fraction]) -> None:

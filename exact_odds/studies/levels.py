@@ -31,7 +31,7 @@ PILOT = 4096
 PILOT_SEED = 31
 SPREAD = 6
 """The first grid covers each level's sample quantile this many standard errors either side."""
-COLLECT = 1 << 16
+COLLECT = 1 << 14
 """A bucket of at most this many compositions has them collected; a larger one is refined."""
 SUBGRID = 1024
 """Thresholds of a refined bucket's grid."""
