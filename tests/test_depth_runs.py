@@ -88,7 +88,7 @@ def test_killed_run_resumes_to_the_same_bytes(small_ranges: None, tmp_path: Path
 
 def test_same_bytes_on_a_dask_cluster() -> None:
     distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=None) as cluster:
+    with distributed.LocalCluster(n_workers=1, threads_per_worker=1, processes=True, host="127.0.0.1", dashboard_address=":0") as cluster:
         clustered = run_depth(SETTINGS, scheduler=cluster.scheduler_address)
     assert record(clustered) == record(run_depth(SETTINGS))
 
