@@ -171,3 +171,17 @@ def test_quantiles_refined_pass_after_pass(monkeypatch: pytest.MonkeyPatch) -> N
         assert dict(at.bets[name].quantiles) == weighted_quantiles(values, levels)
         assert at.bets[name].p_positive == Fraction(sum(weight for value, weight in values if value > 0), at.total_weight)
     assert study.ranges_computed > 3  # more than the first pass and one more
+
+
+def test_plot() -> None:
+    pytest.importorskip("matplotlib")
+    from exact_odds.output.plots import depth_figure
+
+    study = run_depth(DepthSettings(shoe=Shoe.parse("A=2,2=1,3=1,5=1,7=1,8=1,9=1,T=1"), cards_left=(6, 7), bets=("banker", "tie")))
+    curves = study.curves()
+    assert list(curves) == ["banker", "tie", "best"]
+    assert curves["tie"] == ([6, 7], [float(at.bets["tie"].p_positive) for at in study.depths], [float(at.bets["tie"].expected_positive) for at in study.depths])
+    assert depth_figure(curves).startswith(b"\x89PNG")
+    headers, rows = study.table()
+    assert headers[:4] == ["cards left", "bet", "P(EV > 0)", "E[max(0, EV)]"] and rows[0][:4] == [6, "banker", study.depths[0].bets["banker"].p_positive,
+                                                                                                   study.depths[0].bets["banker"].expected_positive]
