@@ -107,6 +107,9 @@ def test_same_bytes_on_local_workers(small_ranges: None) -> None:
     ({"bets": ("bogus",)}, "bets", "bets: unknown bet 'bogus'"),
     ({"shoe": Shoe.infinite()}, "shoe", "shoe: depth counts the cards left in a real shoe, not the infinite deck"),
     ({"quantiles": (Fraction(1, 2), Fraction(1))}, "quantiles", "quantiles must be distinct fractions strictly between 0 and 1"),
+    ({"quantiles": (0.5,)}, "quantiles", "quantiles must be distinct fractions strictly between 0 and 1, not"),
+    ({"decisions": "punto_banco"}, "decisions", "decisions must be the rules with their choices fixed, not 'punto_banco'"),
+    ({"shoe": Shoe.decks(100), "cards_left": (1000,)}, "cards_left", r"cards_left 1000: 2.62e\+21 compositions by value, beyond the 2\^62"),
 ])
 def test_settings_refused(fields: dict[str, object], parameter: str, message: str) -> None:
     given = {"shoe": Shoe.decks(8), "cards_left": (18,), **fields}

@@ -17,6 +17,7 @@ a range of ranks (two integers) is a piece of work a worker can unrank and walk 
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from functools import cached_property
+from itertools import accumulate
 from math import comb, prod
 
 
@@ -40,8 +41,8 @@ class Compositions:
         """completions[j][r]: the ways to hold r cards in classes j, j + 1, ... (r from 0 to n)."""
         table = [tuple(int(r <= self.counts[-1]) for r in range(self.cards + 1))]
         for count in reversed(self.counts[:-1]):
-            after = table[0]
-            table.insert(0, tuple(sum(after[r - k] for k in range(min(count, r) + 1)) for r in range(self.cards + 1)))
+            running = list(accumulate(table[0], initial=0))  # running[r] = after[0] + ... + after[r - 1]
+            table.insert(0, tuple(running[r + 1] - running[max(0, r - count)] for r in range(self.cards + 1)))
         return tuple(table)
 
     @property

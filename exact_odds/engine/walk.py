@@ -97,9 +97,10 @@ class Walk:
         shoe = self.compositions
         if _walk is None or setting() == "numpy" or shoe.free < 1 or len(self.bets) > MAX_BETS or shoe.free > MAX_FREE:
             return False
-        if self.degree > MAX_DEGREE or self.words + 2 > MAX_WORDS or self.coefficients.dtype != np.int64:
-            return False
         largest = tuple(min(count, shoe.cards) for count in shoe.counts)
+        if (self.degree > MAX_DEGREE or self.words + 2 > MAX_WORDS or self.coefficients.dtype != np.int64
+                or comb(max(largest), self.degree) >= 2**62 or not all(grid.dtype == np.int64 for grid in (*self.grids, *self.brackets))):
+            return False
         values = coefficient_bound(self.coefficients, largest[:-1])
         line = _largest_binomial(shoe.counts[-2], largest[-2]) * _largest_binomial(shoe.counts[-1], largest[-1])
         factor = _largest_binomial(shoe.counts[-3], largest[-3]) if shoe.free > 1 else 1

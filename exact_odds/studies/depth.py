@@ -37,7 +37,7 @@ from ..bets.bets import Bet, as_bets
 from ..core.features import COUNTED, Array, counted_truth
 from ..core.numbers import shown
 from ..core.policy import Decisions, decisions_of
-from ..core.rules import PUNTO_BANCO
+from ..core.rules import PUNTO_BANCO, DrawRules
 from ..core.shoe import CARD_VALUES, CARDS_PER_COUP, Shoe
 from ..engine.compositions import Compositions
 from ..engine.distribution import falling
@@ -51,6 +51,10 @@ from .ranges import Progress, ResultsFolder, Task, executor_for, run_tasks
 QUANTILES = (Fraction(1, 100), Fraction(5, 100), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(95, 100), Fraction(99, 100))
 RANGE = 1 << 25
 """Compositions per range (a task): a few seconds of the compiled walker."""
+MOST_RANGES = 1 << 16
+"""Ranges per number of cards left at most (larger ranges beyond): what a run keeps per range stays small."""
+MOST_COMPOSITIONS = 1 << 62
+"""Compositions per number of cards left at most: a range's ranks are 64-bit integers on the walker."""
 CHECKED_POINTS = 16
 """Compositions (random, tens split among their ranks at random) at which each n's polynomials are
 checked against the batch path."""
@@ -89,11 +93,16 @@ class DepthSettings:
     cards_left: tuple[int, ...]
     bets: tuple[Bet | str, ...] = ("banker", "player", "tie")
     decisions: Decisions = field(default_factory=lambda: decisions_of(PUNTO_BANCO))
+    """The rules with every choice fixed (rules with none to make may be given as they are)."""
     quantiles: tuple[Fraction, ...] = QUANTILES
 
     def __post_init__(self) -> None:
         if not isinstance(self.shoe, Shoe) or self.shoe.with_replacement:
             raise InputError("shoe: depth counts the cards left in a real shoe, not the infinite deck", parameter="shoe")
+        if isinstance(self.decisions, DrawRules):  # rules whose every choice the rules make
+            object.__setattr__(self, "decisions", decisions_of(self.decisions))
+        if not isinstance(self.decisions, Decisions):
+            raise InputError(f"decisions must be the rules with their choices fixed, not {shown(self.decisions)}", parameter="decisions")
         object.__setattr__(self, "cards_left", _cards_left(self.cards_left, self.shoe))
         try:
             bets = tuple(as_bets(list(self.bets) if not isinstance(self.bets, (str, Bet)) else self.bets, self.decisions.rules, True))
@@ -111,6 +120,11 @@ class DepthSettings:
         if not all(isinstance(level, Fraction) and 0 < level < 1 for level in levels) or len(set(levels)) != len(levels):
             raise InputError(f"quantiles must be distinct fractions strictly between 0 and 1, not {shown(list(map(str, levels)))}", parameter="quantiles")
         object.__setattr__(self, "quantiles", tuple(sorted(levels)))
+        for cards in self.cards_left:
+            count = walk_order(self, cards).count
+            if count >= MOST_COMPOSITIONS:
+                raise InputError(f"cards_left {cards}: {float(count):.3g} compositions by {self.classes}, beyond the 2^62 a run can weigh",
+                                 parameter="cards_left")
 
     @property
     def chosen(self) -> tuple[Bet, ...]:
@@ -130,7 +144,7 @@ class DepthSettings:
                 "decisions": digest([sorted(decisions.rules.naturals), decisions.scale, list(decisions.player), list(decisions.banker)]),
                 "bets": [[bet.name, digest([[row.condition.text, str(row.pays.net), row.event] for row in bet.rows])] for bet in self.chosen],
                 "cards_left": list(self.cards_left),
-                "quantiles": [str(level) for level in self.quantiles], "pilot": PILOT, "range": RANGE, "format": FORMAT,
+                "quantiles": [str(level) for level in self.quantiles], "pilot": PILOT, "range": RANGE, "ranges": MOST_RANGES, "format": FORMAT,
                 "version": __version__}
 
 
@@ -271,16 +285,21 @@ class DepthStudy:
         return headers, rows
 
 
+def walk_order(settings: DepthSettings, cards: int) -> Compositions:
+    """The compositions of ``cards`` cards left by value (or by rank), the most numerous class first."""
+    by_rank = settings.classes == "rank"
+    counts = list(settings.shoe.rank_counts) if by_rank else list(settings.shoe.value_counts)
+    ranks = list(range(13)) if by_rank else list(VALUE_RANK)
+    order = sorted((index for index, count in enumerate(counts) if count), key=lambda index: (-counts[index], index))
+    return Compositions(tuple(counts[index] for index in order), tuple(ranks[index] for index in order), cards)
+
+
 def plan(settings: DepthSettings, cards: int) -> Walk:
     """The walk of the compositions of ``cards`` cards left: the classes in walk order, and each
     bet's numerator as a polynomial (from the batch path's numerators at the points of the simplex)."""
     from ..engine.batch import batch_expectations
 
-    by_rank = settings.classes == "rank"
-    counts = list(settings.shoe.rank_counts) if by_rank else list(settings.shoe.value_counts)
-    ranks = list(range(13)) if by_rank else list(VALUE_RANK)
-    order = sorted((index for index, count in enumerate(counts) if count), key=lambda index: (-counts[index], index))
-    shoe = Compositions(tuple(counts[index] for index in order), tuple(ranks[index] for index in order), cards)
+    shoe = walk_order(settings, cards)
     bets = list(settings.chosen)
     probe = batch_expectations([settings.shoe.rank_counts], bets, settings.decisions)
     degree = max(probe.depths)
@@ -324,7 +343,7 @@ def pilot(settings: DepthSettings, walk_plan: Walk) -> tuple[Array, ...]:
     generator = np.random.Generator(np.random.PCG64([PILOT_SEED, shoe.cards]))
     drawn = generator.multivariate_hypergeometric(list(shoe.counts), shoe.cards, size=PILOT)
     values = batch_expectations([shoe.rank_counts(row[:-1]) for row in drawn.tolist()], list(walk_plan.bets), settings.decisions).numerators
-    return pilot_grids(np.asarray(values, dtype=np.int64), settings.quantiles)
+    return pilot_grids(np.asarray(values), settings.quantiles)
 
 
 def weigh_range(walk_plan: Walk, start: int, stop: int) -> dict[str, Any]:
@@ -382,7 +401,8 @@ def _run(settings: DepthSettings, pool: Any, folder: ResultsFolder | None, progr
         walk_plan = plan(settings, cards)
         check_plan(settings, walk_plan)
         count = walk_plan.compositions.count
-        known[cards] = _Cards(walk_plan, [(start, min(start + RANGE, count)) for start in range(0, count, RANGE)])
+        size = max(RANGE, -(-count // MOST_RANGES))
+        known[cards] = _Cards(walk_plan, [(start, min(start + size, count)) for start in range(0, count, size)])
         work[cards] = (pilot(settings, walk_plan), ())
     computed = read = passes = 0
     while work:

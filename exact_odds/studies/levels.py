@@ -25,6 +25,7 @@ from math import ceil, sqrt
 import numpy as np
 
 from ..core.features import Array
+from ..engine.batch import integers
 
 PILOT = 4096
 """Compositions drawn (by their weights) to place the first grid's thresholds."""
@@ -68,7 +69,7 @@ def pilot_grids(values: Array, levels: Sequence[Fraction]) -> tuple[Array, ...]:
             spread = SPREAD * sqrt(size * float(level) * (1 - float(level))) + 2
             first, last = max(0, int(size * float(level) - spread)), min(size, int(ceil(size * float(level) + spread)) + 1)
             chosen.append(column[first:last])
-        grids.append(np.unique(np.concatenate(chosen)).astype(np.int64) if chosen else np.zeros(0, dtype=np.int64))
+        grids.append(integers(np.unique(np.concatenate(chosen)).tolist()) if chosen else np.zeros(0, dtype=np.int64))
     return tuple(grids)
 
 
@@ -104,7 +105,7 @@ def refinement(level: Level) -> Array:
     """The thresholds of a bucket's finer grid: its bounds and :data:`SUBGRID` - 1 evenly apart."""
     width = level.high - level.low
     inner = sorted({level.low + -(-step * width // SUBGRID) for step in range(1, SUBGRID)} - {level.high})
-    return np.array([level.low, *inner, level.high], dtype=np.int64)
+    return integers([level.low, *inner, level.high])
 
 
 def settle(level: Level, collected: Sequence[tuple[int, int]], total: int) -> None:
@@ -135,8 +136,8 @@ def open_work(levels: Sequence[Level], bets: int) -> tuple[tuple[Array, ...], tu
             grids[level.bet].update(refinement(level).tolist())
     if not any(grids) and not any(brackets):
         return None
-    return (tuple(np.array(sorted(grid), dtype=np.int64) for grid in grids),
-            tuple(np.array(sorted(bracket), dtype=np.int64).reshape(-1, 2) for bracket in brackets))
+    return (tuple(integers(sorted(grid)) for grid in grids),
+            tuple(integers([bound for pair in sorted(bracket) for bound in pair]).reshape(-1, 2) for bracket in brackets))
 
 
 def refine(levels: Sequence[Level], grids: Sequence[Array], bucket_weights: Sequence[Sequence[int]], bucket_counts: Sequence[Sequence[int]],
@@ -153,7 +154,7 @@ def refine(levels: Sequence[Level], grids: Sequence[Array], bucket_weights: Sequ
         weights = bucket_weights[level.bet][first + 1 : last + 1]
         if sum(weights) != level.weight:
             raise RuntimeError(f"depth: the finer buckets of ({level.low}, {level.high}] weigh {sum(weights)}, not {level.weight}")
-        locate([level], np.array(grid[first + 1 : last], dtype=np.int64), weights, bucket_counts[level.bet][first + 1 : last + 1], level.below,
+        locate([level], integers(grid[first + 1 : last]), weights, bucket_counts[level.bet][first + 1 : last + 1], level.below,
                total, level.low, level.high)
 
 
