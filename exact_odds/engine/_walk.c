@@ -116,6 +116,16 @@ static void multiply(uint64_t *out, const uint64_t *a, const uint64_t *b, int wo
 
 #define WIDE 4 /* words of a plane's sums: a line's 128-bit sum times a 64-bit binomial, over the lines of a plane */
 
+/* total (width words) +=, or -= when negative, terms (width words), modulo 2^(64 width). */
+static void add_words(uint64_t *total, const uint64_t *terms, int width, int negative) {
+    u128 carry = 0;
+    for (int k = 0; k < width; k++) {
+        u128 step = negative ? (u128)total[k] - terms[k] - carry : (u128)total[k] + terms[k] + carry;
+        total[k] = (uint64_t)step;
+        carry = negative ? (step >> 64) != 0 : step >> 64;
+    }
+}
+
 /* total (width words) += sign * weight (words words) * magnitude (WIDE words), modulo 2^(64 width). */
 static void add_wide(uint64_t *total, int width, const uint64_t *weight, int words, const uint64_t *magnitude, int negative) {
     uint64_t product[MAX_WORDS + WIDE] = {0};
@@ -136,19 +146,7 @@ static void add_wide(uint64_t *total, int width, const uint64_t *weight, int wor
             carry = step >> 64;
         }
     }
-    if (!any) return;
-    u128 carry = 0;
-    for (int k = 0; k < width; k++) {
-        if (negative) {
-            u128 step = (u128)total[k] - product[k] - carry;
-            total[k] = (uint64_t)step;
-            carry = (step >> 64) ? 1 : 0;
-        } else {
-            u128 step = (u128)total[k] + product[k] + carry;
-            total[k] = (uint64_t)step;
-            carry = step >> 64;
-        }
-    }
+    if (any) add_words(total, product, width, negative);
 }
 
 /* total (width words) += sign * weight (words words) * magnitude, modulo 2^(64 width). */
@@ -158,36 +156,16 @@ static void add_product(uint64_t *total, int width, const uint64_t *weight, int 
     add_wide(total, width, weight, words, wide, negative);
 }
 
-/* A plane's sum (WIDE words, two's complement) += value * factor. */
-static void plane_add(uint64_t *sum, s128 value, uint64_t factor) {
-    if (!value) return;
-    int negative = value < 0;
-    u128 magnitude = negative ? (u128)0 - (u128)value : (u128)value;
+/* A plane's sum (WIDE words, two's complement) += sign * magnitude * factor. */
+static void plane_add(uint64_t *sum, u128 magnitude, uint64_t factor, int negative) {
+    if (!magnitude) return;
     u128 low = (u128)(uint64_t)magnitude * factor, high = (u128)(uint64_t)(magnitude >> 64) * factor + (low >> 64);
     uint64_t terms[WIDE] = {(uint64_t)low, (uint64_t)high, (uint64_t)(high >> 64), 0};
-    u128 carry = 0;
-    for (int k = 0; k < WIDE; k++) {
-        if (negative) {
-            u128 step = (u128)sum[k] - terms[k] - carry;
-            sum[k] = (uint64_t)step;
-            carry = (step >> 64) ? 1 : 0;
-        } else {
-            u128 step = (u128)sum[k] + terms[k] + carry;
-            sum[k] = (uint64_t)step;
-            carry = step >> 64;
-        }
-    }
+    add_words(sum, terms, WIDE, negative);
 }
 
-static void plane_add_unsigned(uint64_t *sum, u128 value, uint64_t factor) {
-    u128 low = (u128)(uint64_t)value * factor, high = (u128)(uint64_t)(value >> 64) * factor + (low >> 64);
-    uint64_t terms[WIDE] = {(uint64_t)low, (uint64_t)high, (uint64_t)(high >> 64), 0};
-    u128 carry = 0;
-    for (int k = 0; k < WIDE; k++) {
-        u128 step = (u128)sum[k] + terms[k] + carry;
-        sum[k] = (uint64_t)step;
-        carry = step >> 64;
-    }
+static void plane_add_signed(uint64_t *sum, s128 value, uint64_t factor) {
+    plane_add(sum, value < 0 ? (u128)0 - (u128)value : (u128)value, factor, value < 0);
 }
 
 /* The plane's sums (two's complement, WIDE words each) times its weight into the walk's sums, and zeroed. */
@@ -347,13 +325,13 @@ static int walk_line(Walk *walk, int64_t first, int64_t last, int64_t left, cons
     }
     if (!walk->summing) return 0;
     uint64_t *plane = buckets->sums;
-    plane_add_unsigned(plane, total, factor);
-    plane_add_unsigned(plane + WIDE, best_positive, factor);
+    plane_add(plane, total, factor, 0);
+    plane_add(plane + WIDE, best_positive, factor, 0);
     for (int b = 0; b < bets; b++) {
-        plane_add_unsigned(plane + (2 + b) * WIDE, positive[b], factor);
-        plane_add(plane + (2 + bets + b) * WIDE, positive_sum[b], factor);
-        plane_add(plane + (2 + 2 * bets + b) * WIDE, value_sum[b], factor);
-        plane_add(plane + (2 + 3 * bets + b) * WIDE, best_sum[b], factor);
+        plane_add(plane + (2 + b) * WIDE, positive[b], factor, 0);
+        plane_add_signed(plane + (2 + bets + b) * WIDE, positive_sum[b], factor);
+        plane_add_signed(plane + (2 + 2 * bets + b) * WIDE, value_sum[b], factor);
+        plane_add_signed(plane + (2 + 3 * bets + b) * WIDE, best_sum[b], factor);
     }
     return 0;
 }

@@ -24,6 +24,7 @@ Ran(computed=2, read=0)
 ({'a': 1024, 'b': 27}, 1024)
 """
 
+import concurrent.futures
 import hashlib
 import json
 import os
@@ -181,8 +182,6 @@ def run_tasks(function: Callable[..., Any], tasks: Sequence[Task], merge: Callab
     out the same whatever ran them; else as they come (exact sums). ``progress`` hears after each
     task. A result must be JSON data when a folder keeps it. Interrupted (Ctrl-C), what finished
     is kept in the folder."""
-    from .parallel import run_chunks
-
     keys = [task.key for task in tasks]
     if len(set(keys)) != len(keys) or not all(RESULT.fullmatch(key) and key != RUN_FILE.removesuffix(".json") for key in keys):
         raise ValueError("task keys must be distinct file names")
@@ -212,7 +211,7 @@ def run_tasks(function: Callable[..., Any], tasks: Sequence[Task], merge: Callab
         progress(Progress(done, total, 0.0, label))
     if pending:
         place = {task.key: index for index, task in enumerate(tasks)}
-        for index, result in run_chunks(function, [task.args for task in pending], pool):
+        for index, result in _completed(function, [task.args for task in pending], pool):
             task = pending[index]
             if folder:
                 folder.save(task.key, digests[task.key], result)
@@ -221,3 +220,20 @@ def run_tasks(function: Callable[..., Any], tasks: Sequence[Task], merge: Callab
             if progress:
                 progress(Progress(done, total, time.monotonic() - started, label, computed))
     return Ran(len(pending), len(tasks) - len(pending))
+
+
+def _completed(function: Callable[..., Any], arguments: Sequence[tuple[Any, ...]], pool: Any) -> Iterator[tuple[int, Any]]:
+    """``function(*args)`` for each, as (index, result) in completion order (in this process when
+    ``pool`` is None). Each result is let go once handed on: a pass's results are never all held."""
+    if pool is None:
+        for index, args in enumerate(arguments):
+            yield index, function(*args)
+        return
+    futures = {pool.submit(function, *args): index for index, args in enumerate(arguments)}
+    try:
+        for future in concurrent.futures.as_completed(list(futures)):
+            index = futures.pop(future)
+            yield index, future.result()
+    finally:
+        for future in futures:
+            future.cancel()
