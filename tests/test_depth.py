@@ -185,3 +185,24 @@ def test_plot() -> None:
     headers, rows = study.table()
     assert headers[:4] == ["cards left", "bet", "P(EV > 0)", "E[max(0, EV)]"] and rows[0][:4] == [6, "banker", study.depths[0].bets["banker"].p_positive,
                                                                                                    study.depths[0].bets["banker"].expected_positive]
+
+
+def test_agrees_with_subsets_drawn_at_random() -> None:
+    """2 decks, 12 cards left: 40,000 random 12-card subsets of the physical cards (a seeded draw),
+    each weighed by the batch path: P(EV > 0) and E[max(0, EV)] within 4 standard errors of the
+    exact figures."""
+    import numpy as np
+
+    from exact_odds.engine.batch import batch_expectations
+
+    shoe = Shoe.decks(2)
+    study = run_depth(DepthSettings(shoe=shoe, cards_left=(12,), bets=("banker", "tie")))
+    cards = np.repeat(np.arange(13), shoe.rank_counts)
+    chosen = cards[np.argsort(np.random.default_rng(31).random((40_000, len(cards))), axis=1)[:, :12]]  # 12 of the 104 cards, each subset alike
+    subsets = (chosen[:, :, None] == np.arange(13)).sum(axis=1)
+    sampled = batch_expectations(subsets, list(study.settings.chosen)).floats()
+    for index, name in enumerate(("banker", "tie")):
+        exact = study.depths[0].bets[name]
+        positive, gains = sampled[:, index] > 0, np.maximum(sampled[:, index], 0)
+        assert abs(positive.mean() - float(exact.p_positive)) < 4 * positive.std() / np.sqrt(len(positive))
+        assert abs(gains.mean() - float(exact.expected_positive)) < 4 * gains.std() / np.sqrt(len(gains))
