@@ -7,12 +7,13 @@ arguments. :func:`run_tasks` runs them (in this process, on local worker process
 scheduler: :mod:`exact_odds.studies.parallel`), and with a :class:`ResultsFolder` writes each
 finished task's result whole (a temporary file, then a rename) the moment it arrives. Run again on
 the same folder, it reads the tasks already done and computes only the others: a run killed at any
-moment resumes where it stopped, and no finished task is computed twice. The caller merges the
-results in task order, so a resumed run gives exactly what an uninterrupted one does.
+moment resumes where it stopped, and no finished task is computed twice. Each result is handed to
+the caller's merge, in task order (sums of floats come out the same whatever ran them) or as it
+comes (exact sums), and let go: a resumed run gives exactly what an uninterrupted one does.
 
 A folder records the parameters of its run (``run.json``) and each result the digest of its
-task's arguments: a folder of another run, or a result that another task wrote, is refused,
-never mixed in.
+task's identity (plain data): a folder of another run, or a result that another task wrote, is
+refused, never mixed in. Results kept in a folder are JSON data.
 
 >>> import tempfile
 >>> folder = ResultsFolder(tempfile.mkdtemp() + "/run", "example", {"cards": 18})
