@@ -46,11 +46,13 @@ from ..engine.walk import RangeSums, Walk, walk
 from ..errors import InputError
 from ..records import versioned
 from .levels import PILOT, PILOT_SEED, Level, locate, open_work, pilot_grids, reaches, refine
-from .ranges import Progress, ResultsFolder, Task, executor_for, run_tasks
+from .ranges import Progress, ResultsFolder, Task, digest, executor_for, run_tasks
 
 QUANTILES = (Fraction(1, 100), Fraction(5, 100), Fraction(1, 4), Fraction(1, 2), Fraction(3, 4), Fraction(95, 100), Fraction(99, 100))
 RANGE = 1 << 25
-"""Compositions per range (a task): a few seconds of the compiled walker."""
+"""Compositions per range (a task of the first pass): a few seconds of the compiled walker."""
+LATER_RANGES = 8
+"""Ranges a task of a later pass weighs."""
 MOST_RANGES = 1 << 16
 """Ranges per number of cards left at most (larger ranges beyond): what a run keeps per range stays small."""
 MOST_COMPOSITIONS = 1 << 62
@@ -137,14 +139,13 @@ class DepthSettings:
 
     def parameters(self) -> dict[str, Any]:
         """What defines a run, for its results folder."""
-        from .ranges import digest
-
         decisions = self.decisions
         return {"shoe": list(self.shoe.rank_counts), "rules": decisions.rules.name,
                 "decisions": digest([sorted(decisions.rules.naturals), decisions.scale, list(decisions.player), list(decisions.banker)]),
                 "bets": [[bet.name, digest([[row.condition.text, str(row.pays.net), row.event] for row in bet.rows])] for bet in self.chosen],
                 "cards_left": list(self.cards_left),
-                "quantiles": [str(level) for level in self.quantiles], "pilot": PILOT, "range": RANGE, "ranges": MOST_RANGES, "format": FORMAT,
+                "quantiles": [str(level) for level in self.quantiles], "pilot": PILOT, "range": RANGE, "ranges": MOST_RANGES,
+                "later": LATER_RANGES, "format": FORMAT,
                 "version": __version__}
 
 
@@ -364,16 +365,20 @@ class _Cards:
 
 
 def _tasks(passes: int, known: dict[int, "_Cards"], work: dict[int, tuple[tuple[Array, ...], tuple[Array, ...]]]) -> dict[Task, tuple[int, int]]:
-    """The ranges a pass weighs, each with its number of cards left and its index: every range
-    in the first pass; then those whose numerators reach an open level."""
+    """The ranges a pass weighs, each task with its number of cards left and its first range: in
+    the first pass every range, a task each; in a later one :data:`LATER_RANGES` ranges a task,
+    where one of them reaches an open level (walking the others adds nothing)."""
     tasks = {}
     for cards, (grids, brackets) in sorted(work.items()):
         state = known[cards]
         walk_plan = state.plan.given(grids, brackets, summing=passes == 1, bounded=passes > 1)
         identity = ([grid.tolist() for grid in grids], [bracket.tolist() for bracket in brackets])
-        for index, (start, stop) in enumerate(state.ranges):
-            if passes == 1 or reaches(state.levels, *state.extremes[index]):
-                tasks[Task(f"p{passes}-n{cards}-r{index}", (walk_plan, start, stop), stop - start, (cards, start, stop, identity))] = (cards, index)
+        step = 1 if passes == 1 else LATER_RANGES
+        for first in range(0, len(state.ranges), step):
+            block = range(first, min(first + step, len(state.ranges)))
+            if passes == 1 or any(reaches(state.levels, *state.extremes[index]) for index in block):
+                start, stop = state.ranges[block[0]][0], state.ranges[block[-1]][1]
+                tasks[Task(f"p{passes}-n{cards}-r{first}", (walk_plan, start, stop), stop - start, (cards, start, stop, identity))] = (cards, first)
     return tasks
 
 
@@ -408,13 +413,19 @@ def _run(settings: DepthSettings, pool: Any, folder: ResultsFolder | None, progr
     while work:
         passes += 1
         tasks = _tasks(passes, known, work)
+        groups = {cards: [task for task, (owner, _) in tasks.items() if owner == cards] for cards in work}
         sums = {cards: RangeSums.empty([len(grid) + 1 for grid in grids]) for cards, (grids, _) in work.items()}
         waiting = Counter(cards for cards, _ in tasks.values())
         following = {}
 
-        def finish(cards: int) -> None:
-            """Once every range of ``cards`` has come in: its levels located, its sums let go."""
-            step = _advance(settings, known[cards], passes, work[cards][0], sums.pop(cards), off_the_top)
+        def finish(cards: int, restored: bool = False) -> None:
+            """Once every range of ``cards`` has come in: (in a folder) their sums kept as one file
+            in place of theirs, its levels located, its sums let go."""
+            total = sums.pop(cards)
+            if folder and not restored:
+                folder.save(_group(passes, cards), _digest(groups[cards]), _summary(total, known[cards], passes))
+                folder.discard(task.key for task in groups[cards])
+            step = _advance(settings, known[cards], passes, work[cards][0], total, off_the_top)
             if step is not None:
                 following[cards] = step
 
@@ -427,12 +438,36 @@ def _run(settings: DepthSettings, pool: Any, folder: ResultsFolder | None, progr
             if not waiting[cards]:
                 finish(cards)
 
-        for cards in [cards for cards in work if not waiting[cards]]:
-            finish(cards)
+        for cards in list(work):
+            summary = folder.saved(_group(passes, cards), _digest(groups[cards])) if folder else None
+            if folder and summary is not None:  # summed before a kill: its ranges are not weighed again
+                sums[cards].add(summary["sums"])
+                known[cards].extremes.update({index: (lowest, highest) for index, lowest, highest in summary["extremes"]})
+                read += len(groups[cards])
+                folder.discard(task.key for task in groups[cards])  # left by a kill between the summary and their removal
+                for task in groups[cards]:
+                    del tasks[task]
+                finish(cards, restored=True)
+            elif not waiting[cards]:
+                finish(cards)
         ran = run_tasks(weigh_range, list(tasks), merge, pool=pool, folder=folder, progress=progress, label=f"pass {passes}", ordered=False)
         computed, read = computed + ran.computed, read + ran.read
         work = following
     return DepthStudy(settings, tuple(_depth(known[cards]) for cards in settings.cards_left), off_the_top, computed, read)
+
+
+def _group(passes: int, cards: int) -> str:
+    return f"p{passes}-n{cards}"
+
+
+def _digest(group: list[Task]) -> str:
+    """What tells a pass's ranges of one number of cards left apart: their identities."""
+    return digest([task.identity for task in group])
+
+
+def _summary(total: RangeSums, state: "_Cards", passes: int) -> dict[str, Any]:
+    """A pass's sums over one number of cards left, as one record (and, from the first pass, each range's extremes)."""
+    return {"sums": total.to_record(), "extremes": [[index, *state.extremes[index]] for index in sorted(state.extremes)] if passes == 1 else []}
 
 
 def _advance(settings: DepthSettings, state: _Cards, passes: int, grids: tuple[Array, ...], total: RangeSums,

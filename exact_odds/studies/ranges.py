@@ -32,7 +32,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass
 from pathlib import Path
@@ -125,16 +125,28 @@ class ResultsFolder:
     def save(self, key: str, task_digest: str, result: Any) -> None:
         self._write(f"{key}.json", {"key": key, "digest": task_digest, "result": result})
 
+    def discard(self, keys: Iterable[str]) -> None:
+        """The results of ``keys`` removed (once a summary of theirs is saved: a folder stays small)."""
+        for key in keys:
+            (self.path / f"{key}.json").unlink(missing_ok=True)
+
     def _write(self, name: str, record: Any) -> None:
-        """Written whole: to a temporary file beside it, then renamed over."""
+        """Written whole: to a temporary file beside it, then renamed over (readable as the umask allows)."""
         handle, staging = tempfile.mkstemp(dir=self.path, prefix=".partial-", suffix=".json")
         try:
+            os.fchmod(handle, 0o666 & ~_umask())
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 json.dump(record, file, separators=(",", ":"))
             os.replace(staging, self.path / name)
         except BaseException:
             Path(staging).unlink(missing_ok=True)
             raise
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
 
 
 def _difference(found: Any, expected: dict[str, Any]) -> str:
