@@ -61,8 +61,9 @@ def newton(values: Array, variables: int, degree: int) -> Array:
     """The coefficients (rows of :func:`multi_indices`, a column per polynomial) of the
     polynomials of degree at most ``degree`` whose values at those points are ``values``: the
     forward differences at the origin, taken axis by axis (each axis's differences use only
-    points of the simplex). Exact: int64 while the values are below 2^52 in size, else Python integers."""
-    kind = np.int64 if not values.size or int(np.abs(values.astype(object)).max()) < 2**52 else object
+    points of the simplex). Exact: int64 while every difference fits (each is at most 2^degree times
+    the largest value in size), else Python integers."""
+    kind = np.int64 if not values.size or int(np.abs(values.astype(object)).max()) < 2 ** (62 - degree) else object
     coefficients = np.array(values, dtype=kind)
     points = multi_indices(variables, degree)
     place = _positions(variables, degree)

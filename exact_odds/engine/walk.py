@@ -7,11 +7,12 @@ their denominators), :func:`walk` gives exactly: the total weight; per bet the w
 the sums of w a_b there and everywhere; the weight where the best bet is positive and, per bet, the
 sum of w a_b where it is that best bet; per bet the least and largest a_b; the weight and number of
 compositions in each bucket of a grid of thresholds (bucket i holds t[i-1] < a <= t[i]); and each
-composition whose a_b lies in a bracket (lo, hi], with its weight.
+composition whose a_b lies in a bracket (lo, hi], with its weight. A walk that is not summing
+gives only the buckets and brackets (a later pass of a study).
 
 Two paths give the same sums: the compiled walker (``exact_odds.engine._walk``, a C extension
 built with the kernel) evaluates each bet's polynomial (:mod:`exact_odds.engine.polynomial`) as
-it walks the compositions class by class, at a few nanoseconds a composition, in 64- and 128-bit
+it walks the compositions class by class, at tens of nanoseconds a composition, in 64- and 128-bit
 integers and many-word weights within bounds checked here; the reference path weighs each
 composition with the batch path (:mod:`exact_odds.engine.batch`) and sums in Python integers. The
 reference runs where the compiled walker is not built (or ``EXACT_ODDS_KERNEL=numpy``) and beyond
