@@ -15,6 +15,7 @@ import pytest
 
 from exact_odds.core.cards import POINT_VALUES, RANKS
 from exact_odds.core.shoe import Shoe
+from exact_odds.errors import InputError
 from exact_odds.studies import depth as depth_module
 from exact_odds.studies import levels as levels_module
 from exact_odds.studies.depth import DepthSettings, level_name, parse_cards_left, run_depth
@@ -128,7 +129,7 @@ def test_record() -> None:
 def test_cards_left_text() -> None:
     assert parse_cards_left("6-8,26") == (6, 7, 8, 26)
     assert level_name(Fraction(1, 8)) == "0.125"
-    with pytest.raises(Exception, match="cards_left '26-6': a range runs from the smaller number to the larger"):
+    with pytest.raises(InputError, match="cards_left '26-6': a range runs from the smaller number to the larger"):
         parse_cards_left("26-6")
 
 

@@ -45,9 +45,9 @@ def test_interrupted_run_resumes_to_the_same_bytes(small_ranges: None, tmp_path:
         if progress.computed:
             computed.append(progress.done)
         if len(computed) == 3:
-            raise KeyboardInterrupt
+            raise KeyboardInterrupt("stopped after three ranges")
 
-    with pytest.raises(KeyboardInterrupt):
+    with pytest.raises(KeyboardInterrupt, match="stopped after three ranges"):
         run_depth(SETTINGS, resume=tmp_path / "run", progress=interrupt_after_three)
     assert len(saved(tmp_path / "run")) == 3
     resumed = run_depth(SETTINGS, resume=tmp_path / "run")
