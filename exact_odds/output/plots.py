@@ -5,7 +5,7 @@ and its absence is one clear line.
 """
 
 import io
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -103,4 +103,22 @@ def count_figure(name: str, thresholds: Sequence[int], gains: Sequence[float], e
     axis.set_xlabel("bet at true count at or above")
     axis.set_ylabel("win per shoe (units)")
     axis.set_title(f"{name}: counting simulation")
+    return rendered(figure, fmt)
+
+
+def depth_figure(curves: Mapping[str, tuple[Sequence[int], Sequence[float], Sequence[float]]], fmt: str = "png") -> bytes:
+    """P(EV > 0) and E[max(0, EV)] (percent) against the cards left, a line per bet (and the best
+    of them): ``curves`` maps each name to its cards left and the two figures."""
+    plt = pyplot()
+    figure, (chance, gain) = plt.subplots(2, 1, figsize=(7, 6), sharex=True)
+    for name, (cards, positive, expected) in curves.items():
+        style = {"color": "black", "linestyle": "--"} if name == "best" else {}
+        chance.plot(list(cards), [100 * value for value in positive], marker="o", markersize=3, label=name, **style)
+        gain.plot(list(cards), [100 * value for value in expected], marker="o", markersize=3, label=name, **style)
+    chance.set_ylabel("P(EV > 0) (%)")
+    chance.set_title("How often each bet is positive, by cards left")
+    chance.legend()
+    gain.set_ylabel("E[max(0, EV)] (% of a unit)")
+    gain.set_xlabel("cards left in the shoe")
+    gain.invert_xaxis()
     return rendered(figure, fmt)
