@@ -249,3 +249,17 @@ def test_presets_and_files_by_name(tmp_path):
         as_profile("nowhere.toml")
     with pytest.raises(InputError, match="^a table is a TableProfile, a preset's name"):
         as_profile(5)  # type: ignore[arg-type]
+
+
+def test_the_docs_profile_file_loads():
+    from pathlib import Path
+
+    page = (Path(__file__).parent.parent / "docs" / "tables.md").read_text(encoding="utf-8")
+    club = load_profile(re.search(r"```toml\n(.*?)```", page, flags=re.S)[1], "docs/tables.md")
+    assert [bet.name for bet in club.pay_tables] == ["ez_banker", "player", "tie", "dragon_7", "dragon_6"]
+    assert (club.draw_rules.tie_pays, club.rebate_share, club.cards_behind_cut) == (9, Fraction(1, 200), 20)
+    assert club.minimum == {"ez_banker": 25, "player": 25, "dragon_7": 5, "dragon_6": 5}
+    assert [row.pays.net for row in club.pay_tables[4].rows] == [30]
+    presets = page.partition("## The presets")[2].partition("## ")[0]
+    documented = re.findall(r"^\| `([a-z_0-9]+)` \|", presets, flags=re.M)
+    assert documented == list(TABLES)
