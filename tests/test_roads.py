@@ -10,7 +10,7 @@ from exact_odds.core.cards import parse_cards
 from exact_odds.core.coup import play_coup
 from exact_odds.core.rules import BACCARAT_GOLD
 from exact_odds.errors import InputError
-from exact_odds.studies.roads import NOTE, Result, bead_plate, big_road, placed, result_of, roads
+from exact_odds.studies.roads import NOTE, Result, bead_plate, big_road, derived_road, placed, result_of, roads
 
 B, P, T = Result("banker"), Result("player"), Result("tie")
 
@@ -171,3 +171,34 @@ def test_big_road_against_the_runs_of_winners(shoe_results, rows):
     assert road.leading_ties == tuple(leading) and [cell.ties for cell in road.cells] == [tuple(ties_after[cell.coup]) for cell in road.cells]
     plate = bead_plate(shoe_results, rows)
     assert [(bead.column, bead.row) for bead in plate.beads] == [divmod(index, rows) for index in range(len(shoe_results))]
+
+
+def test_derived_roads_of_a_hand_built_shoe():
+    """Streaks 2, 1, 3, 2, 2 (B B | P | B B B | P P | B B), a tie inside that changes nothing; worked out by hand:
+    big eye boy (one back): at the start of streak 2, streaks 1 and 0 are 1 and 2 long: blue; at depth 1 of streak 2,
+    streak 1 is 1 long: blue; depth 2: red; start of 3 (3 vs 1): blue; 3 depth 1 (streak 2 is 3): red; start of 4
+    (2 vs 3): blue; 4 depth 1 (streak 3 is 2): red. Small road (two back): 2/1 red (streak 0 is 2), 2/2 blue,
+    start of 3 (3 vs 2) blue, 3/1 blue (streak 1 is 1), start of 4 (2 vs 1) blue, 4/1 red (streak 2 is 3).
+    Cockroach pig (three back): 3/1 red (streak 0 is 2), start of 4 (2 vs 2) red, 4/1 blue (streak 1 is 1)."""
+    board = roads(shoe("B B P B T B B P P B B"))
+    derived = {road.name: [(cell.coup, cell.colour, cell.column, cell.row) for cell in road.cells] for road in board.derived}
+    assert derived == {
+        "big_eye_boy": [(4, "blue", 0, 0), (6, "blue", 0, 1), (7, "red", 1, 0), (8, "blue", 2, 0), (9, "red", 3, 0), (10, "blue", 4, 0),
+                        (11, "red", 5, 0)],
+        "small_road": [(6, "red", 0, 0), (7, "blue", 1, 0), (8, "blue", 1, 1), (9, "blue", 1, 2), (10, "blue", 1, 3), (11, "red", 2, 0)],
+        "cockroach_pig": [(9, "red", 0, 0), (10, "red", 0, 1), (11, "blue", 1, 0)],
+    }
+    assert board.derived[1].text() == "R B R\n  B\n  B\n  B\n\n\n"
+    assert board.to_dict()["cockroach_pig"] == {"name": "cockroach_pig", "rows": 6, "columns": 2, "cells": [
+        {"coup": 9, "column": 0, "row": 0, "colour": "red", "streak": 0, "depth": 0},
+        {"coup": 10, "column": 0, "row": 1, "colour": "red", "streak": 0, "depth": 1},
+        {"coup": 11, "column": 1, "row": 0, "colour": "blue", "streak": 1, "depth": 0}]}
+
+
+def test_derived_roads_read_the_streaks_not_the_tail():
+    """Eight bankers tail along the bottom row; the big eye boy reads the streak's length, 8, not its column."""
+    board = roads(shoe("B " * 8 + "P P B"))
+    assert [(cell.coup, cell.colour) for cell in board.derived[0].cells] == [(10, "red"), (11, "blue")]  # 8 != 1; then 2 vs 8
+    assert [road.cells for road in board.derived[1:]] == [(), ()]
+    with pytest.raises(InputError, match="^a derived road is one of big_eye_boy, small_road, cockroach_pig, not 'big_road'$"):
+        derived_road(board.big_road, "big_road")

@@ -14,6 +14,10 @@ as the casinos' electronic scoreboards build them:
   goes on to the right. A new streak starts at the top of the column after the previous streak's
   first column (further right only where a tail already holds that top cell).
 
+The derived roads (big eye boy, small road, cockroach pig) read the big road's streaks as if its
+columns were endless: at each decision, red where the road repeats the shape of the column one,
+two or three back, blue where it does not (:func:`derived_road`), placed as the big road is.
+
 The roads record what was dealt; past results predict nothing (:data:`NOTE`).
 
 >>> road = big_road([Result("tie"), Result("banker"), Result("banker", player_pair=True), Result("tie"), Result("player")])
@@ -171,18 +175,93 @@ class BigRoad:
         return grid + f"{count} tie{'s' if count > 1 else ''} before the first decision (coup{'s' if count > 1 else ''} {coups})\n"
 
 
+DERIVED = {"big_eye_boy": 1, "small_road": 2, "cockroach_pig": 3}
+"""The derived roads by name, and how many columns back each compares."""
+COLOURS = {"red": "R", "blue": "B"}
+
+
+@dataclass(frozen=True)
+class DerivedMark:
+    """One mark of a derived road: the big-road decision it was read at (its coup), its place, its
+    colour, and its streak and depth (as the big road's)."""
+
+    coup: int
+    column: int
+    row: int
+    colour: str
+    streak: int
+    depth: int
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"coup": self.coup, "column": self.column, "row": self.row, "colour": self.colour, "streak": self.streak, "depth": self.depth}
+
+
+@dataclass(frozen=True)
+class DerivedRoad:
+    """A road derived from the big road (see :func:`derived_road`)."""
+
+    name: str
+    rows: int
+    cells: tuple[DerivedMark, ...]
+
+    @property
+    def columns(self) -> int:
+        return max((cell.column for cell in self.cells), default=-1) + 1
+
+    def to_dict(self) -> dict[str, Any]:
+        return {"name": self.name, "rows": self.rows, "columns": self.columns, "cells": [cell.to_dict() for cell in self.cells]}
+
+    def text(self) -> str:
+        """The road for a terminal: R red, B blue."""
+        return _grid(self.rows, self.columns, {(cell.column, cell.row): f"{COLOURS[cell.colour]} " for cell in self.cells})
+
+
+def derived_road(road: BigRoad, name: str) -> DerivedRoad:
+    """The big eye boy, small road or cockroach pig of ``road`` (:data:`DERIVED`), comparing each
+    decision with the streak ``k`` = 1, 2 or 3 columns back, as the boards do. A decision that
+    starts streak ``c`` (``c`` > ``k``) is red where streaks ``c - 1`` and ``c - 1 - k`` are as long;
+    one at depth ``d`` >= 1 of streak ``c`` (``c`` >= ``k``) is blue where streak ``c - k`` is
+    exactly ``d`` long (the road "falls straight" there), else red. The first mark is thus read at
+    the second decision of streak ``k``, or at the first of streak ``k + 1``.
+
+    >>> letters = "B B P B B B P P B B".split()
+    >>> road = big_road([Result("banker" if letter == "B" else "player") for letter in letters])
+    >>> [cell.colour for cell in derived_road(road, "big_eye_boy").cells]
+    ['blue', 'blue', 'red', 'blue', 'red', 'blue', 'red']
+    """
+    if name not in DERIVED:
+        raise InputError(f"a derived road is one of {', '.join(DERIVED)}, not {shown(name)}", parameter="name")
+    back = DERIVED[name]
+    lengths = [0] * (road.cells[-1].streak + 1 if road.cells else 0)
+    for cell in road.cells:
+        lengths[cell.streak] = cell.depth + 1
+    read = []
+    for cell in road.cells:
+        if cell.depth == 0 and cell.streak > back:
+            read.append((cell.coup, "red" if lengths[cell.streak - 1] == lengths[cell.streak - 1 - back] else "blue"))
+        elif cell.depth > 0 and cell.streak >= back:
+            read.append((cell.coup, "blue" if lengths[cell.streak - back] == cell.depth else "red"))
+    places = placed([colour for _, colour in read], road.rows)
+    return DerivedRoad(name, road.rows, tuple(DerivedMark(coup, column, row, colour, streak, depth)
+                                              for (coup, colour), (column, row, streak, depth) in zip(read, places)))
+
+
 @dataclass(frozen=True)
 class Roads:
-    """A shoe's bead plate and big road, with the note that they predict nothing."""
+    """A shoe's bead plate, big road and the roads derived from it, with the note that they predict nothing."""
 
     bead_plate: BeadPlate
     big_road: BigRoad
+    derived: tuple[DerivedRoad, ...]
+    """The big eye boy, the small road and the cockroach pig."""
 
     def to_dict(self) -> dict[str, Any]:
-        return {"note": NOTE, "bead_plate": self.bead_plate.to_dict(), "big_road": self.big_road.to_dict()}
+        return {"note": NOTE, "bead_plate": self.bead_plate.to_dict(), "big_road": self.big_road.to_dict(),
+                **{road.name: road.to_dict() for road in self.derived}}
 
     def text(self) -> str:
-        return f"Bead plate\n{self.bead_plate.text()}\nBig road\n{self.big_road.text()}\n{LEGEND}.\n{NOTE}\n"
+        derived = "".join(f"\n{road.name.replace('_', ' ').capitalize()} (R red, B blue)\n{road.text()}" for road in self.derived)
+        return f"Bead plate\n{self.bead_plate.text()}\nBig road\n{self.big_road.text()}{derived}\n{LEGEND}.\n{NOTE}\n"
 
 
 def _results(coups: Iterable["Result | Coup"], rules: DrawRules) -> list[Result]:
@@ -251,14 +330,15 @@ def big_road(coups: Iterable["Result | Coup"], rows: int = ROWS, rules: DrawRule
 
 
 def roads(coups: Iterable["Result | Coup"], rows: int = ROWS, rules: DrawRules = PUNTO_BANCO) -> Roads:
-    """The bead plate and the big road of the shoe's ``coups`` in order.
+    """The bead plate, the big road and its derived roads of the shoe's ``coups`` in order.
 
     >>> shoe = [Result("banker"), Result("banker"), Result("tie", banker_pair=True), Result("player", natural=True)]
     >>> roads(shoe).to_dict()["big_road"]["cells"][1]["ties"]
     1
     """
     results = _results(coups, rules)
-    return Roads(bead_plate(results, rows), big_road(results, rows))
+    road = big_road(results, rows)
+    return Roads(bead_plate(results, rows), road, tuple(derived_road(road, name) for name in DERIVED))
 
 
 def _cell(result: Result, ties: int, width: int = 0) -> str:
