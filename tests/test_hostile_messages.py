@@ -182,7 +182,10 @@ def test_simulate_scheduler_that_is_no_dask_scheduler(reply, happened):
     finally:
         stop.set()
     assert (code, out) == (2, "")
-    assert err == f"{ERROR}no dask scheduler answers at tcp://127.0.0.1:{port} ({happened})\n"  # and nothing after it
+    if reply is None:  # dask retries a connection closed in its handshake until its connect timeout: on a busy machine that is what it reports
+        assert err in {f"{ERROR}no dask scheduler answers at tcp://127.0.0.1:{port} ({said})\n" for said in (happened, "no connection within 5 s")}
+    else:
+        assert err == f"{ERROR}no dask scheduler answers at tcp://127.0.0.1:{port} ({happened})\n"  # and nothing after it
 
 
 def test_simulate_scheduler_port_out_of_range(run):

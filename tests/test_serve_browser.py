@@ -5,6 +5,7 @@ CLI's exact JSON for the same shoe (formatted here, independently, from the CLI'
 "what to bet now" panel showing the library's Kelly stake, and "no bet"."""
 
 import json
+import re
 import shutil
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -15,6 +16,7 @@ from typing import Any
 import pytest
 
 sync_api = pytest.importorskip("playwright.sync_api")
+expect = sync_api.expect
 from test_serve_sessions import call, free_port, serve  # noqa: E402
 
 from exact_odds.core.shoe import Shoe  # noqa: E402
@@ -153,18 +155,19 @@ def test_entries_a_player_gets_wrong_are_put_right(tmp_path):
         for card in "2 3 K 5".split():
             typed(card)
         page.click("#progress button[data-seat='player_2']")
-        assert page.inner_text("#mode") == "(next card: in place of K, the player's second card)"
+        expect(page.locator("#mode")).to_have_text("(next card: in place of K, the player's second card)")
         typed("4")
-        assert page.inner_text("#progress") == "Player 2 4 (6) · Banker 3 5 (8) · banker wins: close the coup"
+        expect(page.locator("#progress")).to_have_text("Player 2 4 (6) · Banker 3 5 (8) · banker wins: close the coup")
         typed("Enter")
-        assert page.locator("#history tbody tr").all_inner_texts() == ["1\t2 4 (6)\t3 5 (8)\tB natural"]
+        expect(page.locator("#history tbody tr")).to_have_text(["1\t2 4 (6)\t3 5 (8)\tB natural"], use_inner_text=True)
         assert call(port, "GET", f"/api/v1/sessions/{session}")["shoe"]["seen"] == ["2", "3", "4", "5"]
 
         page.fill("#bankroll", "10000")
         page.keyboard.press("7")  # the field has the key, and no card is entered
-        assert (page.input_value("#bankroll"), page.inner_text("#mode")) == ("100007", "(keys type into bankroll: Esc for card keys)")
+        expect(page.locator("#bankroll")).to_have_value("100007")
+        expect(page.locator("#mode")).to_have_text("(keys type into bankroll: Esc for card keys)")
         page.keyboard.press("Escape")
-        assert page.inner_text("#mode") == ""
+        expect(page.locator("#mode")).to_have_text("")
         typed("7")
         assert call(port, "GET", f"/api/v1/sessions/{session}")["coup_in_progress"]["cards"] == ["7"]
         typed("u")
@@ -172,29 +175,32 @@ def test_entries_a_player_gets_wrong_are_put_right(tmp_path):
         page.keyboard.press("b")
         page.reload()
         page.wait_for_selector(f"body[data-version='{version}']")
-        assert page.inner_text("#mode") == "(next card: burn, face up)" and "armed" in page.get_attribute("#burnseen", "class")
+        expect(page.locator("#mode")).to_have_text("(next card: burn, face up)")
+        expect(page.locator("#burnseen")).to_have_class(re.compile(r"\barmed\b"))
         typed("9")  # burned face up, not dealt
         state = call(port, "GET", f"/api/v1/sessions/{session}")
-        assert (state["burn"]["seen"], state["coup_in_progress"], page.inner_text("#mode")) == (["9"], None, "")
+        assert (state["burn"]["seen"], state["coup_in_progress"]) == (["9"], None)
+        expect(page.locator("#mode")).to_have_text("")
         typed("8")
         page.keyboard.press("b")
         page.keyboard.press("6")  # a burn inside a coup: refused
         page.wait_for_selector("#error.on")
-        assert page.inner_text("#error") == ("burn card 6 was refused: a burn comes between coups: close the coup in progress "
-                                             "(or undo its cards) first")
-        assert page.inner_text("#mode") == "" and "armed" not in page.get_attribute("#burnseen", "class")
+        expect(page.locator("#error")).to_have_text("burn card 6 was refused: a burn comes between coups: close the coup in progress "
+                                                    "(or undo its cards) first")
+        expect(page.locator("#mode")).to_have_text("")
+        expect(page.locator("#burnseen")).not_to_have_class(re.compile(r"\barmed\b"))
 
         other.keyboard.press("4")  # the other tab still shows the empty shoe: refused, and told
         other.wait_for_selector("#pending:not([hidden])")
-        assert other.inner_text("#pending-text") == (
+        expect(other.locator("#pending-text")).to_have_text(
             "Not recorded yet: card 4. This session was changed in another tab or device since this page showed it: the page now shows "
             "the session as it is. Check these against the table before you enter them.")
-        assert other.get_attribute("body", "data-version") == str(version)
-        assert other.locator("#history tbody tr").all_inner_texts() == ["1\t2 4 (6)\t3 5 (8)\tB natural"]
+        expect(other.locator("body")).to_have_attribute("data-version", str(version))
+        expect(other.locator("#history tbody tr")).to_have_text(["1\t2 4 (6)\t3 5 (8)\tB natural"], use_inner_text=True)
         told = other.inner_text("#pending-text")
         other.reload()  # the entry is kept across a reload, and still made on the state the tab showed: refused again
         other.wait_for_selector("#pending:not([hidden])")
-        assert other.inner_text("#pending-text") == told
+        expect(other.locator("#pending-text")).to_have_text(told)
         assert call(port, "GET", f"/api/v1/sessions/{session}")["version"] == version
         other.click("#pending-send")  # checked against the table: entered now, on the state shown
         other.wait_for_selector(f"body[data-version='{version + 1}'][data-pending='0']")
