@@ -606,13 +606,14 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
 @click.option("--game", metavar="TEXT", help="The game's name on the cover (default: the rule set's).")
 @click.option("--submitter", metavar="TEXT", help="Who submits the bet, on the cover.")
 @click.option("--pdf", is_flag=True, help="Also print each page to PDF with Debian's chromium (headless).")
+@click.option("--xlsx", is_flag=True, help="Also write the PAR workbook, par.xlsx, whose cells recompute (pip install 'exact_odds[xlsx]').")
 @click.option("--shoes", type=Count(0, 10**7), default=500, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
 @click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
 @BURN
 @click.pass_context
 def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, title: str | None, game: str | None, submitter: str | None,
-           pdf: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
+           pdf: bool, xlsx: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
     """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie),
     a submission document per bet as a self-contained HTML page, a Markdown page and (--pdf) a PDF:
     a cover (title, game, submitter, rules and program versions, date) and contents; the rules of
@@ -620,7 +621,8 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     combinations; house edge per bet made and resolved, hit frequency, standard deviation, volatility
     index and the hold's confidence intervals; the maximum payout; the edge for each deck count
     with its closed form in MathML; the effects of removal, derived counts and a seeded counting
-    simulation; the command, version and every input with its SHA-256 (SOURCE_DATE_EPOCH fixes the date)."""
+    simulation; the command, version and every input with its SHA-256 (SOURCE_DATE_EPOCH fixes the date).
+    --xlsx also writes the PAR workbook (par.xlsx): a sheet per bet whose cells recompute when a pay changes."""
     import dataclasses
     import shlex
 
@@ -629,7 +631,7 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     from ..output.export import parse_deck_list
     from ..output.files import FolderTarget
     from ..output.plots import pyplot
-    from ..output.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, InputFile, Progress, ReportSettings, build, report_date
+    from ..output.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, WORKBOOK, InputFile, Progress, ReportSettings, build, report_date, report_workbook
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
     from ..studies.dealer import parse_penetration
@@ -672,10 +674,15 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     decisions = given_options.decisions_for_every_shoe("report")
     pyplot("report")  # matplotlib draws the plots: checked before any work
     browser = chromium() if pdf else None
+    if xlsx:
+        from ..output.workbook import require_openpyxl
+
+        require_openpyxl()
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
-    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf)
+    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf) + int(xlsx)
     pages = [f"{name}.{kind}" for name in ["index", *(bet.name for bet in bets)] for kind in ("html", "md")]
-    with FolderTarget(out, force, "report", expected=pages + [f"{bet.name}.pdf" for bet in bets if pdf]) as target, \
+    expected = pages + [f"{bet.name}.pdf" for bet in bets if pdf] + [WORKBOOK] * xlsx
+    with FolderTarget(out, force, "report", expected=expected) as target, \
             progress_bar("report", length=simulated + phases) as bar:
         def phase(text: str) -> None:
             bar.label = text
@@ -686,6 +693,10 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
             if bar:
                 phase("printing PDF")
             files.update(print_pdfs({bet.name: str(files[f"{bet.name}.html"]) for bet in bets}, browser))
+        if xlsx:
+            if bar:
+                phase("writing the workbook")
+            files[WORKBOOK] = report_workbook(bets, shoe, decisions, settings)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
 

@@ -496,6 +496,27 @@ def report_files(pages: Sequence[Page], settings: ReportSettings) -> dict[str, s
     return files
 
 
+WORKBOOK = "par.xlsx"
+"""The report's PAR workbook (``--xlsx``), named in its manifest like every page."""
+
+
+def report_workbook(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, settings: ReportSettings) -> bytes:
+    """The PAR workbook of ``bets`` (:mod:`exact_odds.output.workbook`): the report's shoe, deck
+    counts, cover and inputs, so that its figures are the pages' (needs openpyxl)."""
+    from ..studies.par import Digest, par_sheet
+    from .workbook import workbook_bytes
+
+    inputs = [Digest(item.role, item.name, item.text, item.sha256) for item in settings.inputs]
+    if decisions.policy:
+        inputs.append(Digest.of_text("policy", "--policy", decisions.policy.summary() + "\n"))
+    inputs += [Digest.of_text("bet as analysed", f"{bet.name}, as a bets file writes it", bet_definition(bet)) for bet in bets]
+    program = f"exact_odds {settings.version}" + (f" ({settings.program})" if settings.program else "")
+    sheet = par_sheet(shoe, bets, decisions, decks=settings.decks, title=settings.title or "", game=settings.game or "",
+                      submitter=settings.submitter or "", version=program, date=f"{settings.date.strftime('%Y-%m-%d %H:%M:%S')} UTC",
+                      command=settings.command, inputs=inputs)
+    return workbook_bytes(sheet, settings.date)
+
+
 def build(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, settings: ReportSettings, progress: Progress | None = None) -> dict[str, str]:
     """The report folder's files for ``bets`` on ``shoe`` (see :func:`report_files`)."""
     names = [bet.name for bet in bets]

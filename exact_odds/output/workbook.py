@@ -451,13 +451,20 @@ def sheet_names(bets: Sequence[BetData]) -> list[str]:
     return names
 
 
+def require_openpyxl() -> None:
+    """Refuse in one line, naming the extra, where openpyxl is not installed (checked before any work)."""
+    try:
+        import openpyxl  # noqa: F401
+    except ImportError:
+        raise InputError("the workbook needs openpyxl: pip install 'exact_odds[xlsx]' (or openpyxl)") from None
+
+
 def workbook_bytes(data: SheetData, stamp: datetime | None = None) -> bytes:
     """The PAR workbook of ``data`` as the bytes of an .xlsx file; given ``stamp`` (the report's
     date), the same data gives the same bytes."""
-    try:
-        import openpyxl
-    except ImportError:
-        raise InputError("the workbook needs openpyxl: pip install 'exact_odds[xlsx]' (or openpyxl)") from None
+    require_openpyxl()
+    import openpyxl
+
     if not data.bets:
         raise InputError("a workbook needs at least one bet", parameter="bets")
     book = openpyxl.Workbook()
