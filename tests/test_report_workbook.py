@@ -71,7 +71,7 @@ def test_without_the_flag_no_workbook_and_force_removes_the_report_s_own(run, tm
     assert run("report", "--bets", "tie", "--decks", "8", "--shoes", "0", "--xlsx", "--out", str(folder))[0] == 0
     assert (folder / "par.xlsx").read_bytes().startswith(b"PK")
     code, out, _ = run("report", "--bets", "tie", "--decks", "8", "--shoes", "0", "--out", str(folder))
-    assert (code, out) == (0, f"wrote 7 files to {folder}\n")
+    assert (code, out) == (0, f"wrote 8 files to {folder}\n")
     assert not (folder / "par.xlsx").exists() and "par.xlsx" not in json.loads((folder / "manifest.json").read_text())["files"]
 
 
