@@ -488,12 +488,13 @@ def write_mix(book: Any, sheet: Any, mix: MixData, heading: str, prefix: str, ro
     put(sheet, row + 1, ("amount bet per coup",))
     formula(sheet[f"B{row + 1}"], f"SUM(B{first}:B{row})", "#,##0.00")
     add_name(book, f"{prefix}_handle", TABLE, f"B{row + 1}")
-    put(sheet, row + 3, ("house's result (its win; negative: it pays)", "combinations" if mix.total < EXACT_LIMIT else "probability (exact)",
-                         "of", "probability"), bold=True)
+    counted = mix.total < EXACT_LIMIT
+    put(sheet, row + 3, ("house's result (its win; negative: it pays)", *(("combinations", "of", "probability") if counted else
+                         ("", "", "probability (in lowest terms; past 2^53, its nearest double)"))), bold=True)
     start = row + 4
     for row, result in enumerate(mix.results, start):
         amount_cell(sheet[f"A{row}"], result.amount)
-        if mix.total < EXACT_LIMIT:
+        if counted:
             number(sheet[f"B{row}"], result.combinations, WHOLE)
             number(sheet[f"C{row}"], mix.total, WHOLE)
             formula(sheet[f"D{row}"], f"B{row}/C{row}", "0.000000000000")
