@@ -155,7 +155,7 @@ def test_the_report_index_links_only_its_pages() -> None:
     from exact_odds.output.render import render_markdown
 
     settings = ReportSettings(0, 1, Fraction(7, 8), True, "baccarat-odds report", datetime(2024, 1, 1, tzinfo=timezone.utc), "0")
-    index = render_markdown(index_page([Page("bet", None, (), ("1.0000%", "0.9000"))], settings))  # the index reads a page's name and summary only
+    index = render_markdown(index_page([Page("bet", None, (), ("1.0000%", "0.9000"), None)], settings))  # the index reads a page's name and summary only
     assert index.splitlines()[4:7] == ["| bet           |   house edge |   standard deviation |",
                                        "|---------------|--------------|----------------------|",
                                        "| [bet](bet.md) |      1.0000% |               0.9000 |"]

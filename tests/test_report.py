@@ -185,7 +185,7 @@ def test_a_real_browser_shows_the_tables_and_plots(folder, tmp_path):
 def test_the_infinite_deck_has_no_removal_or_count(tmp_path, run, monkeypatch):
     monkeypatch.setenv("SOURCE_DATE_EPOCH", EPOCH)
     code, out, _ = run("report", "--decks", "inf", "--bets", "tie", "--out", str(tmp_path / "inf"))
-    assert code == 0 and out == f"wrote 5 files to {tmp_path / 'inf'}\n"  # no edge plot: no finite deck count asked
+    assert code == 0 and out == f"wrote 6 files to {tmp_path / 'inf'}\n"  # no edge plot: no finite deck count asked
     text = (tmp_path / "inf" / "tie.md").read_text()
     assert "has no effect of removal" in text and "derived counts" not in text and "Counting simulation" not in text
     assert re.search(r"\|\s+infinite \|\s+" + str(analyze(Shoe.infinite(), [catalog()["tie"]], PUNTO).bets[0].house_edge) + r" \|", text)

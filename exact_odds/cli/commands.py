@@ -242,6 +242,32 @@ BURN = click.option("--burn/--no-burn", default=True, show_default=True,
 """The burn of simulate and report: one option, one default."""
 
 
+def table_options(function: F) -> F:
+    """The table's pace, limits and differential: the options of `table` and of `report --table`."""
+    for option in reversed((
+            click.option("--per-hour", "per_hour", metavar="N", help="The pace: decisions (coups) an hour (default 70)."),
+            click.option("--min", "min_text", metavar="X|NAME=X,...", help="The table's minimum: for every bet of the mix, or per bet."),
+            click.option("--max", "max_text", metavar="X|NAME=X,...", help="The table's maximum: for every bet of the mix, or per bet."),
+            click.option("--total-max", type=ExactNumber(), metavar="X", help="At most this much on one coup in all."),
+            click.option("--unit", type=ExactNumber(), metavar="X", help="Amounts in whole units of X (the smallest chip)."),
+            click.option("--differential", metavar="X", help="A table differential: the banker side at most X more (or less) than the player side."))):
+        function = option(function)
+    return function
+
+
+def table_request(given_options: Options, shoe: Any, mix_text: str, option: str, per_hour: str | None, min_text: str | None,
+                  max_text: str | None, total_max: Fraction | None, unit: Fraction | None, differential: str | None) -> Any:
+    """The request of the table's view from the flags (the mix given to ``option``)."""
+    from ..commands.table import DEFAULT_PACE, TableRequest, parse_mix
+    from ..studies.sizing import Limits, per_bet
+
+    mix = parse_mix(mix_text, option)
+    limits = Limits(per_bet(min_text, "--min", list(mix)) if min_text is not None else {},
+                    per_bet(max_text, "--max", list(mix)) if max_text is not None else {}, total_max, unit)
+    return TableRequest(shoe=shoe, decisions=given_options.decisions(shoe), mix=mix, pace=DEFAULT_PACE if per_hour is None else per_hour,
+                        limits=limits, differential=differential)
+
+
 def plot_target(path: str | None) -> Any:
     """The file a --plot goes to, checked (and matplotlib found) before any work is done."""
     if path is None:
@@ -606,13 +632,19 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
 @click.option("--game", metavar="TEXT", help="The game's name on the cover (default: the rule set's).")
 @click.option("--submitter", metavar="TEXT", help="Who submits the bet, on the cover.")
 @click.option("--pdf", is_flag=True, help="Also print each page to PDF with Debian's chromium (headless).")
+@click.option("--xlsx", is_flag=True, help="Also write the PAR workbook, par.xlsx, whose cells recompute (pip install 'exact_odds[xlsx]').")
+@click.option("--table", "table_text", metavar="NAME=X,...", help="Also the table's view of this bet mix (see `table`), in the index, "
+                                                             "report.json and the workbook; with the table options below.")
+@table_options
 @click.option("--shoes", type=Count(0, 10**7), default=500, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
 @click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
 @BURN
 @click.pass_context
 def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, title: str | None, game: str | None, submitter: str | None,
-           pdf: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
+           pdf: bool, xlsx: bool, table_text: str | None, per_hour: str | None, min_text: str | None, max_text: str | None,
+           total_max: Fraction | None, unit: Fraction | None, differential: str | None, shoes: int, seed: int, penetration: str, burn: bool,
+           **local: Any) -> None:
     """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie),
     a submission document per bet as a self-contained HTML page, a Markdown page and (--pdf) a PDF:
     a cover (title, game, submitter, rules and program versions, date) and contents; the rules of
@@ -620,7 +652,9 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     combinations; house edge per bet made and resolved, hit frequency, standard deviation, volatility
     index and the hold's confidence intervals; the maximum payout; the edge for each deck count
     with its closed form in MathML; the effects of removal, derived counts and a seeded counting
-    simulation; the command, version and every input with its SHA-256 (SOURCE_DATE_EPOCH fixes the date)."""
+    simulation; the command, version and every input with its SHA-256 (SOURCE_DATE_EPOCH fixes the date).
+    --xlsx also writes the PAR workbook (par.xlsx): a sheet per bet whose cells recompute when a pay changes;
+    --table MIX the table's view of a bet mix (see `table`). Every figure is also in report.json."""
     import dataclasses
     import shlex
 
@@ -629,7 +663,7 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     from ..output.export import parse_deck_list
     from ..output.files import FolderTarget
     from ..output.plots import pyplot
-    from ..output.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, InputFile, Progress, ReportSettings, build, report_date
+    from ..output.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, InputFile, Progress, ReportSettings, build, report_date, report_workbook
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
     from ..studies.dealer import parse_penetration
@@ -672,22 +706,55 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     decisions = given_options.decisions_for_every_shoe("report")
     pyplot("report")  # matplotlib draws the plots: checked before any work
     browser = chromium() if pdf else None
+    if xlsx:
+        from ..output.workbook import require_openpyxl
+
+        require_openpyxl()
+    view = report_table(given_options, shoe, table_text, per_hour, min_text, max_text, total_max, unit, differential)
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
-    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf)
+    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf) + int(xlsx)
     pages = [f"{name}.{kind}" for name in ["index", *(bet.name for bet in bets)] for kind in ("html", "md")]
-    with FolderTarget(out, force, "report", expected=pages + [f"{bet.name}.pdf" for bet in bets if pdf]) as target, \
+    expected = pages + [RECORD] + [f"{bet.name}.pdf" for bet in bets if pdf] + [WORKBOOK] * xlsx
+    with FolderTarget(out, force, "report", expected=expected) as target, \
             progress_bar("report", length=simulated + phases) as bar:
         def phase(text: str) -> None:
             bar.label = text
             bar.update(1)
 
-        files: dict[str, str | bytes] = dict(build(bets, shoe, decisions, settings, Progress(phase, bar.update) if bar else None))
+        from ..commands.table import view_blocks
+
+        files: dict[str, str | bytes] = dict(build(bets, shoe, decisions, settings, Progress(phase, bar.update) if bar else None,
+                                                   view_blocks(view) if view else (), view.to_dict() if view else None))
         if browser is not None:
             if bar:
                 phase("printing PDF")
             files.update(print_pdfs({bet.name: str(files[f"{bet.name}.html"]) for bet in bets}, browser))
+        if xlsx:
+            if bar:
+                phase("writing the workbook")
+            files[WORKBOOK] = report_workbook(bets, shoe, decisions, settings, view)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
+
+
+def report_table(given_options: Options, shoe: Any, table_text: str | None, per_hour: str | None, min_text: str | None, max_text: str | None,
+                 total_max: Fraction | None, unit: Fraction | None, differential: str | None) -> Any:
+    """The table's view of `report --table`, checked before any work (None without --table)."""
+    from ..commands.table import run
+
+    flags = (("--per-hour", per_hour), ("--min", min_text), ("--max", max_text), ("--total-max", total_max), ("--unit", unit),
+             ("--differential", differential))
+    if table_text is None:
+        stray = [flag for flag, value in flags if value is not None]
+        if stray:
+            raise InputError(f"{', '.join(stray)}: for the table's view, which --table MIX asks for (e.g. --table banker=100,player=100); give it, or leave them out")
+        return None
+    try:
+        return run(table_request(given_options, shoe, table_text, "--table", per_hour, min_text, max_text, total_max, unit, differential))
+    except InputError as error:
+        if error.parameter == "amounts":  # the mix is --table here, not --mix
+            raise InputError("--table" + str(error).removeprefix("amounts")) from None
+        raise
 
 
 @cli.command(name="solve-pay")
@@ -781,12 +848,17 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     emit(render(sizing_document(sizing, chips, sessions, notes), fmt))
 
 
+FLAGS = {"amounts": "--mix", "pace": "--per-hour"}
+"""A library parameter given by an option of another name."""
+
+
 def in_cli_terms(error: InputError) -> str:
     """The message of a library error with the parameter it begins by naming spelled as the option
     that gives it (``policy key ...`` is ``--policy key ...``)."""
     message = str(error)
     if error.parameter and message.startswith(error.parameter):
-        return "--" + error.parameter.replace("_", "-") + message[len(error.parameter):]
+        flag = FLAGS.get(error.parameter, "--" + error.parameter.replace("_", "-"))
+        return flag + message[len(error.parameter):]
     return message
 
 
@@ -828,6 +900,28 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     decks = given_options.decks if given_options.decks is not None or given_options.shoe_spec else ("inf" if name == "A" else 8)
     shoe = Options(decks, given_options.shoe_spec, given_options.remove).shoe()
     emit(render_solution(solve(game, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
+
+
+@cli.command(name="table")
+@click.option("--mix", "mix_text", required=True, metavar="NAME=X,...", help="The bet mix: the amount on each bet, e.g. banker=5000,player=1000,tie=100.")
+@table_options
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@shared("shoe", "rules", "pays")
+@click.pass_context
+def table_command(ctx: click.Context, /, mix_text: str, per_hour: str | None, min_text: str | None, max_text: str | None, total_max: Fraction | None,
+                  unit: Fraction | None, differential: str | None, fmt: str, **local: Any) -> None:
+    """The table's view of a bet mix (an amount on each bet of a table): the exact distribution of
+    the house's result on a coup, the hold, its standard deviation, the theoretical win per hour at
+    --per-hour decisions, the worst coup (maximum exposure) and, with --differential, the mix the
+    table differential lets stand. A mix past the table's limits (--min, --max, --total-max,
+    --unit) is refused."""
+    from ..commands.table import document, run
+    from ..output.render import render
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    request = table_request(given_options, shoe, mix_text, "--mix", per_hour, min_text, max_text, total_max, unit, differential)
+    emit(render(document(run(request)), fmt))
 
 
 def default_db() -> str:

@@ -31,10 +31,12 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.analysis import BetAnalysis, analyze
 from ..errors import InputError
+from ..records import versioned
+from ..studies.par import BetFigures, bet_figures
 from .analysis_tables import settles_on, standard_deviation
-from .blocks import Block, Document, Items, Link, Paragraph, Plot, Preformatted, Table
+from .blocks import Block, Document, Heading, Items, Link, Paragraph, Plot, Preformatted, Table
 from .blocks import table as cells_table
-from .render import render_html, render_markdown
+from .render import json_text, render_html, render_markdown
 from .report_pages import Formula, Part, Section, Submission, render_submission_html, render_submission_markdown
 
 COUNT_THRESHOLDS = tuple(range(-4, 21))
@@ -86,6 +88,8 @@ class Page:
     plots: tuple[Plot, ...]
     summary: tuple[str, str]
     """The bet's house edge and standard deviation, for the index."""
+    figures: BetFigures
+    """The bet's PAR figures (the report's JSON; the workbook's, exactly)."""
 
 
 @dataclass(frozen=True)
@@ -220,20 +224,29 @@ def examples_section(result: BetAnalysis, shoe: Shoe, decisions: Decisions) -> l
                   (True, False, False, False, False, False, True))]
 
 
-def returns_section(result: BetAnalysis) -> list[Part]:
-    rows = [(row.event, row.pays.text, f"{row.combinations:,}", str(row.probability), fixed(row.probability, 10), fixed(row.expected_return, 10))
-            for row in result.rows]
-    rows.append(("total", "", f"{result.total:,}", "1", fixed(Fraction(1), 10), fixed(result.expected_value, 10)))
+def one_in(value: Fraction | None, places: int = 2) -> str:
+    """N of "1 in N" (or never), to ``places`` decimals, as the workbook shows it."""
+    return "never" if value is None else f"{Decimal(decimal(value, places)):,}"
+
+
+def returns_section(result: BetAnalysis, figures: BetFigures) -> list[Part]:
+    rows = [(row.event, row.pays.text, f"{row.combinations:,}", str(row.probability), fixed(row.probability, 10), fixed(row.expected_return, 10),
+             one_in(line.one_in), one_in(line.true_odds, 4)) for row, line in zip(result.rows, figures.lines)]
+    rows.append(("total", "", f"{result.total:,}", "1", fixed(Fraction(1), 10), fixed(result.expected_value, 10), "", ""))
     return [Paragraph(f"Combinations: the number of card sequences of the shoe ({settles_on(result)}) that settle on each line, "
-                      "out of the total; probability and return per unit bet exact, and to 10 decimals."),
-            table(("event", "pays", "combinations", "probability", "decimal", "return"), rows, (False, False, True, True, True, True))]
+                      "out of the total; probability and return per unit bet exact, and to 10 decimals; each line's \"1 in N\" "
+                      "(N = 1 / probability: the line comes once in N bets on average) and the true odds against it, (1 - p) / p to 1."),
+            table(("event", "pays", "combinations", "probability", "decimal", "return", "1 in N", "true odds against (to 1)"), rows,
+                  (False, False, True, True, True, True, True, True))]
 
 
-def edges_section(result: BetAnalysis) -> list[Part]:
+def edges_section(result: BetAnalysis, par: BetFigures) -> list[Part]:
     hit = hit_frequency(result)
     resolved = result.house_edge_excluding_pushes
     figures = [
         ("house edge per bet made", str(result.house_edge), percent(result.house_edge)),
+        ("element of risk (expected loss over the amount wagered: a baccarat bet is never raised, so the house edge per bet made)",
+         str(par.element_of_risk), percent(par.element_of_risk)),
         ("house edge per bet resolved (pushes excluded)", "n/a" if resolved is None else str(resolved), "never resolves" if resolved is None else percent(resolved)),
         ("hit frequency (the bet wins)", str(hit), percent(hit)),
         ("push frequency", str(result.push_probability), percent(result.push_probability)),
@@ -437,6 +450,7 @@ def bet_page(bet: Bet, shoe: Shoe, decisions: Decisions, settings: ReportSetting
 
     phase(PHASES[0])
     result = analyze(shoe, [bet], decisions).bets[0]
+    par = bet_figures(result)
     summary = Paragraph(f"On {shoe}: house edge {percent(result.house_edge)} per bet made, hit frequency {percent(hit_frequency(result))}, "
                         f"standard deviation {standard_deviation(result)} units per unit bet, maximum payout "
                         f"{max(row.pays.net for row in result.rows)} to 1.")
@@ -444,8 +458,8 @@ def bet_page(bet: Bet, shoe: Shoe, decisions: Decisions, settings: ReportSetting
                 Section("rules", "Rules of play and pay schedule", tuple(rules_section(result, shoe, decisions)), new_page=True)]
     phase(PHASES[1])
     sections.append(Section("examples", "Example coups", tuple(examples_section(result, shoe, decisions)), new_page=True))
-    sections += [Section("combinations", "Combinations and returns", tuple(returns_section(result))),
-                 Section("edges", "House edge, hit frequency, standard deviation and volatility", tuple(edges_section(result))),
+    sections += [Section("combinations", "Combinations and returns", tuple(returns_section(result, par))),
+                 Section("edges", "House edge, element of risk, hit frequency, standard deviation and volatility", tuple(edges_section(result, par))),
                  Section("payout", "Maximum payout and exposure", tuple(payout_section(result)))]
     phase(PHASES[2])
     sections.append(Section("decks", "House edge by number of decks", tuple(decks_section(bet, decisions, settings.decks, progress)), new_page=True))
@@ -472,33 +486,71 @@ def bet_page(bet: Bet, shoe: Shoe, decisions: Decisions, settings: ReportSetting
              ("program version", f"exact_odds {settings.version}" + (f" ({settings.program})" if settings.program else "")),
              ("date", f"{settings.date.strftime('%Y-%m-%d %H:%M:%S')} UTC"))
     plots = tuple(part for section in sections for part in section.parts if isinstance(part, Plot))
-    return Page(bet.name, Submission(title, cover, tuple(sections)), plots, (percent(result.house_edge), standard_deviation(result)))
+    return Page(bet.name, Submission(title, cover, tuple(sections)), plots, (percent(result.house_edge), standard_deviation(result)), par)
 
 
-def index_page(pages: Sequence[Page], settings: ReportSettings) -> Document:
+def index_page(pages: Sequence[Page], settings: ReportSettings, table_blocks: Sequence[Block] = ()) -> Document:
     rows = [(Link(page.name, page.name, page=True), page.summary[0], page.summary[1]) for page in pages]
     blocks: list[Block] = [Paragraph("One document per bet (HTML, Markdown with its plots as SVG files, and PDF where asked)."),
                            table(("bet", "house edge", "standard deviation"), rows, (False, True, True))]
+    if table_blocks:
+        blocks += [Heading(2, "The table's view"), *table_blocks]
     blocks += [part for part in provenance_section(None, None, settings) if not isinstance(part, Formula)]
     return Document(tuple(blocks), title=settings.title or "Mathematical report")
 
 
-def report_files(pages: Sequence[Page], settings: ReportSettings) -> dict[str, str]:
-    """Every file of the report folder: per bet an HTML page, a Markdown page and its plots; an index of each."""
+def report_record(pages: Sequence[Page], shoe: Shoe, settings: ReportSettings, table_record: object = None) -> dict[str, object]:
+    """The report's JSON (``report.json``): every bet's exact PAR figures, and the table's view where asked."""
+    return versioned("report", {
+        "title": settings.title, "shoe": str(shoe), "date": settings.date.strftime("%Y-%m-%d %H:%M:%S UTC"),
+        "program": f"exact_odds {settings.version}" + (f" ({settings.program})" if settings.program else ""), "command": settings.command,
+        "bets": {page.name: page.figures.to_dict() for page in pages},
+        "table": table_record,
+    })
+
+
+def report_files(pages: Sequence[Page], shoe: Shoe, settings: ReportSettings, table_blocks: Sequence[Block] = (),
+                 table_record: object = None) -> dict[str, str]:
+    """Every file of the report folder: per bet an HTML page, a Markdown page and its plots; an index
+    of each, with the table's view where asked; the JSON of every figure."""
     files: dict[str, str] = {}
     for page in pages:
         files[f"{page.name}.html"] = render_submission_html(page.submission)
         files[f"{page.name}.md"] = render_submission_markdown(page.submission)
         files.update({f"{block.name}.svg": block.svg for block in page.plots})
-    index = index_page(pages, settings)
+    index = index_page(pages, settings, table_blocks)
     files["index.html"] = render_html(index)
     files["index.md"] = render_markdown(index)
+    files[RECORD] = json_text(report_record(pages, shoe, settings, table_record))
     return files
 
 
-def build(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, settings: ReportSettings, progress: Progress | None = None) -> dict[str, str]:
+WORKBOOK, RECORD = "par.xlsx", "report.json"
+"""The report's PAR workbook (``--xlsx``) and its JSON, named in its manifest like every page."""
+
+
+def report_workbook(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, settings: ReportSettings, table: Any = None) -> bytes:
+    """The PAR workbook of ``bets`` (:mod:`exact_odds.output.workbook`): the report's shoe, deck
+    counts, cover and inputs, so that its figures are the pages', and the ``table`` view (a
+    :class:`~exact_odds.studies.exposure.TableView`) where asked (needs openpyxl)."""
+    from ..studies.par import Digest, par_sheet
+    from .workbook import workbook_bytes
+
+    inputs = [Digest(item.role, item.name, item.text, item.sha256) for item in settings.inputs]
+    if decisions.policy:
+        inputs.append(Digest.of_text("policy", "--policy", decisions.policy.summary() + "\n"))
+    inputs += [Digest.of_text("bet as analysed", f"{bet.name}, as a bets file writes it", bet_definition(bet)) for bet in bets]
+    program = f"exact_odds {settings.version}" + (f" ({settings.program})" if settings.program else "")
+    sheet = par_sheet(shoe, bets, decisions, decks=settings.decks, title=settings.title or "", game=settings.game or "",
+                      submitter=settings.submitter or "", version=program, date=f"{settings.date.strftime('%Y-%m-%d %H:%M:%S')} UTC",
+                      command=settings.command, inputs=inputs, table=table)
+    return workbook_bytes(sheet, settings.date)
+
+
+def build(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, settings: ReportSettings, progress: Progress | None = None,
+          table_blocks: Sequence[Block] = (), table_record: object = None) -> dict[str, str]:
     """The report folder's files for ``bets`` on ``shoe`` (see :func:`report_files`)."""
     names = [bet.name for bet in bets]
     if "index" in names:
         raise InputError("a bet named index would overwrite the report's index page: give it another name")
-    return report_files([bet_page(bet, shoe, decisions, settings, progress, len(bets) > 1) for bet in bets], settings)
+    return report_files([bet_page(bet, shoe, decisions, settings, progress, len(bets) > 1) for bet in bets], shoe, settings, table_blocks, table_record)

@@ -37,8 +37,8 @@ EXACT_LIMIT = 2**53
 """Integers below this are exact in a spreadsheet (a double's 53-bit significand)."""
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r", "\n")
 """A text beginning with one of these would be read as a formula by a spreadsheet that edits it."""
-SUMMARY, INPUTS = "PAR summary", "Inputs"
-"""The summary's and the inputs' sheets (a space in each: no bet is named so)."""
+SUMMARY, INPUTS, TABLE = "PAR summary", "Inputs", "Table view"
+"""The summary's, the inputs' and the table view's sheets (a space or a capital in each: no bet is named so)."""
 NAME = re.compile(r"[a-z][a-z0-9_]{0,59}")
 """A bet's name, as a bets file allows it: a defined name's prefix, and a sheet's name."""
 CONFIDENCE = (("90", "1.645"), ("95", "1.96"))
@@ -101,6 +101,35 @@ class InputData(Protocol):
     def sha256(self) -> str: ...
 
 
+class ResultData(Protocol):
+    @property
+    def amount(self) -> Fraction: ...
+    @property
+    def combinations(self) -> int: ...
+
+
+class MixData(Protocol):
+    @property
+    def amounts(self) -> Sequence[tuple[str, Fraction]]: ...
+    @property
+    def results(self) -> Sequence[ResultData]: ...
+    @property
+    def total(self) -> int: ...
+    @property
+    def pace(self) -> int: ...
+    @property
+    def worst_events(self) -> Sequence[tuple[str, str]]: ...
+
+
+class TableData(Protocol):
+    @property
+    def offered(self) -> MixData: ...
+    @property
+    def differential(self) -> Fraction | None: ...
+    @property
+    def capped(self) -> MixData | None: ...
+
+
 class SheetData(Protocol):
     @property
     def title(self) -> str: ...
@@ -122,6 +151,8 @@ class SheetData(Protocol):
     def bets(self) -> Sequence[BetData]: ...
     @property
     def inputs(self) -> Sequence[InputData]: ...
+    @property
+    def table(self) -> TableData | None: ...
 
 
 @dataclass(frozen=True)
@@ -435,6 +466,77 @@ def write_inputs(sheet: Any, data: SheetData) -> None:
     sheet.column_dimensions["B"].width = 80
 
 
+def amount_cell(cell: Any, value: Fraction) -> bool:
+    """An amount of money: a number where a double holds it exactly, else its nearest double; whether exact."""
+    if Fraction(float(value)) == value:
+        number(cell, int(value) if value.denominator == 1 and abs(value) < EXACT_LIMIT else float(value), "#,##0.00")
+        return True
+    nearest(cell, value)
+    cell.number_format = "#,##0.00"
+    return False
+
+
+def write_mix(book: Any, sheet: Any, mix: MixData, heading: str, prefix: str, row: int) -> int:
+    """One bet mix from ``row``: its amounts, the distribution of the house's result on a coup and,
+    as named formulas (``<prefix>_hold``, ...), what follows from it; the row after it."""
+    put(sheet, row, (heading,), bold=True)
+    put(sheet, row + 1, ("bet", "amount"), bold=True)
+    first = row + 2
+    for row, (name, amount) in enumerate(mix.amounts, first):
+        put(sheet, row, (name,))
+        amount_cell(sheet[f"B{row}"], amount)
+    put(sheet, row + 1, ("amount bet per coup",))
+    formula(sheet[f"B{row + 1}"], f"SUM(B{first}:B{row})", "#,##0.00")
+    add_name(book, f"{prefix}_handle", TABLE, f"B{row + 1}")
+    counted = mix.total < EXACT_LIMIT
+    put(sheet, row + 3, ("house's result (its win; negative: it pays)", *(("combinations", "of", "probability") if counted else
+                         ("", "", "probability (in lowest terms; past 2^53, its nearest double)"))), bold=True)
+    start = row + 4
+    for row, result in enumerate(mix.results, start):
+        amount_cell(sheet[f"A{row}"], result.amount)
+        if counted:
+            number(sheet[f"B{row}"], result.combinations, WHOLE)
+            number(sheet[f"C{row}"], mix.total, WHOLE)
+            formula(sheet[f"D{row}"], f"B{row}/C{row}", "0.000000000000")
+        else:
+            exact_probability(sheet[f"D{row}"], result.combinations, mix.total)
+    results, chances = f"$A${start}:$A${row}", f"$D${start}:$D${row}"
+    measures = [
+        ("expected_win", "house's expected win per coup", f"SUMPRODUCT({results},{chances})", "#,##0.0000"),
+        ("hold", "hold (expected win over the amount bet)", f"{prefix}_expected_win/{prefix}_handle", PERCENT),
+        ("variance_of_win", "variance of the house's result per coup", f"SUMPRODUCT({results},{results},{chances})-{prefix}_expected_win^2", "#,##0.00"),
+        ("deviation_of_win", "standard deviation per coup", f"SQRT(MAX(0,{prefix}_variance_of_win))", "#,##0.0000"),
+        ("pace", "pace: decisions an hour (input)", "", WHOLE),
+        ("win_per_hour", "theoretical win per hour", f"{prefix}_expected_win*{prefix}_pace", "#,##0.00"),
+        ("deviation_per_hour", "standard deviation per hour", f"SQRT(MAX(0,{prefix}_variance_of_win*{prefix}_pace))", "#,##0.00"),
+        ("exposure", "worst coup: the most the house pays (maximum exposure)", f"MAX(0,-MIN({results}))", "#,##0.00"),
+        ("worst_probability", "probability of the worst coup", f"D{start}", "0.000000000000"),
+    ]
+    for row, (key, label, expression, number_format) in enumerate(measures, row + 2):
+        put(sheet, row, (label,))
+        if expression:
+            formula(sheet[f"B{row}"], expression, number_format)
+        else:
+            number(sheet[f"B{row}"], mix.pace, number_format)
+        add_name(book, f"{prefix}_{key}", TABLE, f"B{row}")
+    put(sheet, row + 1, ("the worst coup's lines", ", ".join(f"{name}: {event}" for name, event in mix.worst_events)))
+    return row + 3
+
+
+def write_table(book: Any, table: TableData, shoe: str) -> None:
+    """The table's view (:mod:`exact_odds.studies.exposure`): the mix as offered and, where a table
+    differential is set, the mix it lets stand."""
+    sheet = book.create_sheet(TABLE)
+    put(sheet, 1, ("The table's view: a bet mix at a table", shoe), bold=True)
+    put(sheet, 2, ("The house's results come from the amounts as given (exactly, over the joint distribution of the bets' lines); "
+                   "the pace is an input: change it and the win per hour follows.",))
+    row = write_mix(book, sheet, table.offered, "The mix as offered", "table", 4)
+    if table.differential is not None and table.capped is not None and table.capped is not table.offered:
+        write_mix(book, sheet, table.capped, f"The mix the table differential of {table.differential} lets stand", "table_capped", row)
+    sheet.column_dimensions["A"].width = 52
+    sheet.column_dimensions["B"].width = 24
+
+
 def sheet_names(bets: Sequence[BetData]) -> list[str]:
     """A sheet name per bet: its name, refused unless a bets file's (lower-case letters, digits and
     _), cut to 31 characters (a spreadsheet's longest) and numbered where two would be alike."""
@@ -451,13 +553,20 @@ def sheet_names(bets: Sequence[BetData]) -> list[str]:
     return names
 
 
+def require_openpyxl() -> None:
+    """Refuse in one line, naming the extra, where openpyxl is not installed (checked before any work)."""
+    try:
+        import openpyxl  # noqa: F401
+    except ImportError:
+        raise InputError("the workbook needs openpyxl: pip install 'exact_odds[xlsx]' (or openpyxl)") from None
+
+
 def workbook_bytes(data: SheetData, stamp: datetime | None = None) -> bytes:
     """The PAR workbook of ``data`` as the bytes of an .xlsx file; given ``stamp`` (the report's
     date), the same data gives the same bytes."""
-    try:
-        import openpyxl
-    except ImportError:
-        raise InputError("the workbook needs openpyxl: pip install 'exact_odds[xlsx]' (or openpyxl)") from None
+    require_openpyxl()
+    import openpyxl
+
     if not data.bets:
         raise InputError("a workbook needs at least one bet", parameter="bets")
     book = openpyxl.Workbook()
@@ -465,6 +574,8 @@ def workbook_bytes(data: SheetData, stamp: datetime | None = None) -> bytes:
     summary.title = SUMMARY
     placed = [write_bet(book, name, bet) for name, bet in zip(sheet_names(data.bets), data.bets)]
     write_summary(summary, data, placed)
+    if data.table is not None:
+        write_table(book, data.table, data.shoe)
     write_inputs(book.create_sheet(INPUTS), data)
     book.calculation.fullCalcOnLoad = True  # no value is cached: a spreadsheet computes every formula on opening
     buffer = io.BytesIO()

@@ -32,6 +32,7 @@ from ..core.rules import PUNTO_BANCO, DrawRules, as_rules, rules_toml
 from ..core.shoe import Shoe, as_shoe, shoe_of_decks
 from ..engine.analysis import BetAnalysis, Engine, analyze
 from ..errors import InputError
+from .exposure import TableView
 
 GLI_GAMES = 100_000_000
 """GLI-11 (section 4.8.2): an advertised award occurs at least once in this many games, or the game displays its odds."""
@@ -180,6 +181,8 @@ class ParSheet:
     command: str
     bets: tuple[SheetBet, ...]
     inputs: tuple[Digest, ...]
+    table: TableView | None = None
+    """The table's view of a bet mix, where one is given."""
 
 
 def line_counts(result: BetAnalysis) -> tuple[int, ...]:
@@ -201,9 +204,11 @@ def sheet_bet(result: BetAnalysis, by_decks: Mapping[str, BetAnalysis]) -> Sheet
 def par_sheet(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Iterable[str | Bet] | None" = None,
               rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None, *,
               decks: Sequence[int | str] = DECKS, title: str = "", game: str = "", submitter: str = "", version: str | None = None,
-              date: str = "", command: str = "", inputs: Sequence[Digest] = (), engine: Engine | None = None) -> ParSheet:
+              date: str = "", command: str = "", inputs: Sequence[Digest] = (), table: TableView | None = None,
+              engine: Engine | None = None) -> ParSheet:
     """The PAR workbook's data for ``bets`` on ``shoe`` (given as :func:`~exact_odds.engine.analysis.analyze`
-    takes them), with each bet's counts on each of ``decks``; the rule set as analysed is added to the inputs.
+    takes them), with each bet's counts on each of ``decks``, and the ``table`` view of a bet mix where given;
+    the rule set as analysed is added to the inputs.
     The program's ``version`` is this package's unless given (the command adds how the batches are weighed).
 
     >>> dragon = par_sheet(8, "dragon_7", decks=(8,)).bets[0]
@@ -227,4 +232,4 @@ def par_sheet(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | I
         version = f"exact_odds {__version__}"
     return ParSheet(title or "PAR sheet", game or decisions.rules.name, submitter or "not given", str(shoe),
                     f"{decisions.rules.name} (rules file SHA-256 {rules_file.sha256[:16]}){policy_text}", version, date, command,
-                    sheets, (*inputs, rules_file))
+                    sheets, (*inputs, rules_file), table)
