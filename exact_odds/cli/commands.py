@@ -847,7 +847,7 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     """Serve the shoe tracker page at / and the JSON API at /api/v1 (its schema at /docs): live
     sessions that follow a shoe card by card with every bet's exact edge, kept in SQLite so that
     a server stopped at any moment loses no card it answered. Needs the serve extra
-    (pip install 'exact_odds[serve]')."""
+    (pip install '.[serve]' in the project's folder)."""
     import ipaddress
     import secrets
     import socket
@@ -858,7 +858,7 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
 
         from ..serve.app import create_app
     except ImportError:
-        raise InputError("serve needs the serve extra: pip install 'exact_odds[serve]' (FastAPI and uvicorn)") from None
+        raise InputError("serve needs the serve extra: pip install '.[serve]' in the project's folder (FastAPI and uvicorn)") from None
     if token is not None and not token.strip():
         raise InputError("--token is empty: give a token, or leave it out")
     try:

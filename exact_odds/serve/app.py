@@ -36,6 +36,7 @@ from ..output.analysis_tables import choices_document
 from ..output.render import render
 from ..studies.dealing import deal_report
 from . import sessions, staking
+from .docs_assets import add_offline_docs
 from .sessions import MAX_SHOE_CARDS, MAX_TEXT, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
 from .staking import MAX_SERVED, Staking
@@ -175,6 +176,15 @@ def one_line(error: RequestValidationError) -> str:
     return f"{where}: {first.get('msg', 'not valid')}".replace("\n", " ")[:300]
 
 
+PUBLIC = ("/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json")
+"""The API's documentation, the same for every server: read without the token (it holds no session)."""
+
+
+def public(path: str) -> bool:
+    """Whether ``path`` is the API's documentation or one of its assets (read without the token)."""
+    return path in PUBLIC or path.startswith("/docs-assets/")
+
+
 class Guard:
     """Refuse, before the app reads it, a request without the token (when one is set) or with a
     body larger than :data:`MAX_BODY`; say in a ``Server-Timing`` header how long the server took.
@@ -185,7 +195,7 @@ class Guard:
         self.app, self.token = app, token
 
     def authorized(self, scope: Scope) -> bool:
-        if self.token is None:
+        if self.token is None or (scope.get("method") in ("GET", "HEAD") and public(scope.get("path", ""))):
             return True
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"authorization", b"").decode("latin-1")
@@ -280,7 +290,7 @@ def repeated(store: Store, session: str, outcome: Repeated) -> Response:
 def create_app(db: str, token: str | None = None) -> Any:
     """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request)."""
     store = Store(db)
-    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS,
+    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None,
                   description="Exact baccarat odds: analyses, deals and live shoe sessions. Every number is exact (fractions as strings).")
 
     @app.exception_handler(InputError)
@@ -309,6 +319,8 @@ def create_app(db: str, token: str | None = None) -> Any:
     async def failed(request: Request, error: Exception) -> JSONResponse:
         """A defect of the server (never of the request): one line, the traceback only in the server's log."""
         return JSONResponse({"error": f"internal error ({type(error).__name__}): please report it"}, 500)
+
+    add_offline_docs(app)
 
     @app.get("/", include_in_schema=False)
     def tracker() -> HTMLResponse:
