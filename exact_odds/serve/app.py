@@ -35,7 +35,7 @@ from ..errors import InputError
 from ..output.analysis_tables import choices_document
 from ..output.render import render
 from ..studies.dealing import deal_report
-from . import sessions, staking
+from . import banner, sessions, staking, tables
 from .docs_assets import add_offline_docs
 from .sessions import MAX_SHOE_CARDS, MAX_TEXT, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
@@ -120,6 +120,8 @@ class DealRequest(TableFields):
 
 
 class SessionRequest(TableFields):
+    table: Short | None = Field(None, description="A preset table (GET /api/v1/tables): its shoe, rules, bets, limits, chip, rebate, burn and cut card.")
+    table_toml: Text | None = Field(None, description="The text of a table profile file of your own (docs/tables.md), instead of a preset.")
     suits: bool = Field(False, description="Cards are entered with their suits (bets on suits need them).")
     burn: Literal["punto_banco", "none"] = Field("punto_banco", description="punto_banco: the first burn of a shoe turns a card and burns its value face down (tens 10).")
     cut_card: Annotated[int, Field(ge=0, le=MAX_SHOE_CARDS)] | None = Field(None, description="Cards behind the cut card (None: no cut card).")
@@ -261,14 +263,18 @@ def state_record(loaded: Loaded) -> dict[str, Any]:
         except InputError as error:
             refused = str(error)
     record.update(version=loaded.version, sizing=sizing, what_to_bet=position, what_to_bet_refused=refused)
+    profile = tables.profile_of(table.settings)
+    record.update(table=None if profile is None else profile.to_dict(), roads=banner.shoe_roads(table, state),
+                  banner=banner.banner(record, loaded.events, profile))
     return record
 
 
 def keep_sizing(given: Staking) -> sessions.Edit:
     """Keep ``given`` with a session, after sizing its next coup with them (refused: not kept)."""
     def edit(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
-        what_to_bet(table, state, sessions.analysis_of(table, state), given, staking.PER_CARD)
-        return sessions.Change(sets_sizing=True, sizing=given.to_dict())
+        at_table = tables.table_staking(table.settings, given)
+        what_to_bet(table, state, sessions.analysis_of(table, state), at_table, staking.PER_CARD)
+        return sessions.Change(sets_sizing=True, sizing=at_table.to_dict())
     return edit
 
 
@@ -330,6 +336,11 @@ def create_app(db: str, token: str | None = None) -> Any:
     def health() -> JSONResponse:
         """The server's version."""
         return JSONResponse({"status": "ok", "version": __version__})
+
+    @app.get("/api/v1/tables")
+    def tables_route() -> JSONResponse:
+        """The preset tables: each one's bets with their pay tables, limits, chip, rebate, shoe, burn and cut card (docs/tables.md)."""
+        return JSONResponse(tables.tables_record())
 
     @app.get("/api/v1/catalog")
     def catalog_route() -> JSONResponse:
@@ -424,8 +435,14 @@ def create_app(db: str, token: str | None = None) -> Any:
 
     @app.post("/api/v1/sessions", status_code=201)
     def create_session(request: SessionRequest) -> JSONResponse:
-        """A new session: the shoe, rules and bets to track; its state (its id first)."""
-        return answer(store.load(store.create(request.settings())), 201)
+        """A new session: the shoe, rules and bets to track, or a table (`table`, `table_toml`) that sets them; its state (its id first)."""
+        profile = tables.profile_given(request.table, request.table_toml)
+        if profile is None:
+            settings = request.settings()
+        else:
+            tables.check_alone(request.model_fields_set, profile.name)
+            settings = tables.session_settings(profile, request.suits)
+        return answer(store.load(store.create(settings)), 201)
 
     @app.get("/api/v1/sessions/{session}")
     def read_session(session: Id) -> JSONResponse:
@@ -481,7 +498,8 @@ def create_app(db: str, token: str | None = None) -> Any:
         """What to bet now: the Kelly position on the next coup of the session's shoe left, as `baccarat-odds size --format json`
         prints it (and `chosen`: which bets, and why). Nothing is stored."""
         loaded, analysis = current(session)
-        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, request.staking(request.bets)))
+        given = tables.table_staking(loaded.table.settings, request.staking(request.bets))
+        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given))
 
     @app.put("/api/v1/sessions/{session}/sizing")
     def set_sizing(session: Id, request: StakeRequest, if_match: IfMatch = None, key: Key = None) -> Response:
@@ -499,6 +517,9 @@ def create_app(db: str, token: str | None = None) -> Any:
         """The whole session: JSON (settings, log, every coup with each bet's result) or CSV (one row per log entry)."""
         loaded = store.load(session)
         result = sessions.export(session, loaded.created, loaded.table, loaded.events, format)
+        if not isinstance(result, str):
+            shoes = sorted({closed.shoe for closed in loaded.state.coups} | {loaded.state.shoe_number})
+            result["roads"] = [{"shoe": shoe, **banner.shoe_roads(loaded.table, loaded.state, shoe)} for shoe in shoes]
         if isinstance(result, str):
             return PlainTextResponse(result, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="session-{session}.csv"'})
         return JSONResponse(result)
