@@ -885,7 +885,7 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     click.echo(f"baccarat-odds serve: {address} (API at {address}docs; sessions in {path}; Ctrl-C stops)")
     if made:
         click.echo(f"token (printed once): {token}  open {address}?token={token}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)  # the event streams end
 
 
 def reword(command: click.Command, name: str, text: str) -> None:

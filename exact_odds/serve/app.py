@@ -35,7 +35,7 @@ from ..errors import InputError
 from ..output.analysis_tables import choices_document
 from ..output.render import render
 from ..studies.dealing import deal_report
-from . import banner, sessions, staking, tables
+from . import banner, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
 from .sessions import MAX_SHOE_CARDS, MAX_TEXT, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
@@ -250,6 +250,10 @@ def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: Any, gi
     return staking.session_position(table.settings, table.start, state.seen, table.bets, table.decisions, analysis, given, most)
 
 
+RECENT = 16
+"""The latest log entries a state carries (what an undo takes back, for the page's redo)."""
+
+
 def state_record(loaded: Loaded) -> dict[str, Any]:
     """A session's state as JSON: :func:`sessions.session_state`, its version, and what to bet now (with a bankroll kept)."""
     table, state, sizing = loaded.table, loaded.state, loaded.sizing
@@ -265,6 +269,7 @@ def state_record(loaded: Loaded) -> dict[str, Any]:
     record.update(version=loaded.version, sizing=sizing, what_to_bet=position, what_to_bet_refused=refused)
     profile = tables.profile_of(table.settings)
     record.update(table=None if profile is None else profile.to_dict(), roads=banner.shoe_roads(table, state),
+                  recent_entries=[{"kind": event.kind, "card": event.card, "hidden": event.hidden} for event in loaded.events[-RECENT:]],
                   banner=banner.banner(record, loaded.events, profile))
     return record
 
@@ -432,6 +437,8 @@ def create_app(db: str, token: str | None = None) -> Any:
         """A session as stored, and the analysis of its next coup."""
         loaded = store.load(session)
         return loaded, sessions.analysis_of(loaded.table, loaded.state)
+
+    events.add_routes(app, store)
 
     @app.post("/api/v1/sessions", status_code=201)
     def create_session(request: SessionRequest) -> JSONResponse:

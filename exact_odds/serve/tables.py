@@ -103,5 +103,5 @@ def table_staking(settings: Settings, given: Staking) -> Staking:
 
 
 def tables_record() -> dict[str, Any]:
-    """``GET /api/v1/tables``: the preset tables, each its profile as JSON."""
-    return {"tables": [profile.to_dict() for profile in TABLES.values()]}
+    """``GET /api/v1/tables``: the preset tables, each its profile as JSON, and as a profile file's text (``toml``)."""
+    return {"tables": [{**profile.to_dict(), "toml": profile_toml(profile)} for profile in TABLES.values()]}
