@@ -81,7 +81,8 @@ def banner(record: dict[str, Any], events: Sequence[Event], profile: TableProfil
         if not sizing["bet"] or not stakes:
             return {**shown, "why": "no stake grows the bankroll on the next coup"}
         return {**shown, "action": "bet", "stakes": [stake_record(name, amount, analysis, rebate, chip) for name, amount in stakes],
-                "why": f"Kelly {sizing['kelly_fraction']} of a bankroll of {sizing['bankroll']}" + (", in whole chips within the table's limits" if chip else "")}
+                "why": f"{'full' if sizing['kelly_fraction'] == '1' else sizing['kelly_fraction']} Kelly on a bankroll of {sizing['bankroll']}"
+                       + (f", in whole chips of {chip} within the table's limits" if chip else "")}
     positive = [name for name in analysis["bets"] if expected_value(analysis["bets"][name], rebate) > 0]
     if not positive:
         return {**shown, "why": "no bet of the table has a positive expectation on the next coup"}
