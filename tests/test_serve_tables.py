@@ -204,3 +204,13 @@ def test_the_roads_are_the_coups(client):
 def test_refusals_are_one_line(client, body, error):
     answer = client.post("/api/v1/sessions", json=body)
     assert (answer.status_code, answer.json()) == (422, {"error": error})
+
+
+def test_without_a_table_or_a_bankroll_the_banner_names_the_bet(client):
+    sevens = ",".join(f"{rank}={8 if rank == '7' else 4}" for rank in "A 2 3 4 5 6 7 8 9 T J Q K".split())  # Dragon 7 has the edge
+    state = post(client, "/api/v1/sessions", {"shoe": sevens, "bets": "banker,player,tie,dragon_7", "burn": "none"})
+    dragon = state["analysis"]["bets"]["dragon_7"]
+    assert state["table"] is None and state["positive"] == ["dragon_7"]
+    assert state["banner"] == {"action": "bet", "basis": "none", "chip": None, "last_coup": False, "stakes": [
+        {"bet": "dragon_7", "amount": None, "chips": None, "expected_value": dragon["expected_value"], "house_edge": dragon["house_edge"]}],
+        "why": "the positive bet whose Kelly stake grows a bankroll most: give a bankroll for the stake"}

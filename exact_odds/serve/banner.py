@@ -68,7 +68,8 @@ def banner(record: dict[str, Any], events: Sequence[Event], profile: TableProfil
     chip = None if profile is None else profile.chip
     rebate = Fraction(0) if profile is None else profile.rebate_share
     ended, last = shoe_end(record, events)
-    shown: dict[str, Any] = {"action": "wait", "stakes": [], "basis": "bankroll" if record["sizing"] else "minimum",
+    basis = "bankroll" if record["sizing"] else "none" if profile is None else "minimum"
+    shown: dict[str, Any] = {"action": "wait", "stakes": [], "basis": basis,
                              "chip": None if chip is None else str(chip), "last_coup": last, "why": ""}
     analysis, sizing = record["analysis"], record["what_to_bet"]
     if ended:
