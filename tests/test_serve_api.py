@@ -258,7 +258,7 @@ def test_serve_refuses_in_one_line_without_the_serve_extra(run, monkeypatch, tmp
 
     monkeypatch.setattr(builtins, "__import__", without_serve)
     assert run("serve", "--db", str(tmp_path / "s.sqlite")) == (
-        2, "", "baccarat-odds: error: serve needs the serve extra: pip install 'exact_odds[serve]' (FastAPI and uvicorn)\n")
+        2, "", "baccarat-odds: error: serve needs the serve extra: pip install '.[serve]' in the project's folder (FastAPI and uvicorn)\n")
 
 
 def test_serve_on_another_address_makes_a_token_and_checks_it(run, monkeypatch, tmp_path):

@@ -59,6 +59,8 @@ def test_a_shoe_tracked_in_the_page_shows_the_cli_figures(tmp_path, run):
         page.check("#entersuits")
         page.click("#create")
         page.wait_for_selector("body[data-events='0']")
+        page.click("#coups-panel summary")  # the coups and every bet's edge: one tap away
+        page.click("#all-bets summary")
         events = 0
 
         def key(*keys: str) -> None:
@@ -97,8 +99,9 @@ def test_a_shoe_tracked_in_the_page_shows_the_cli_figures(tmp_path, run):
         exact = expected["bets"]["dragon_7"]
         assert page.inner_text("[data-exact='dragon_7']") == f"house edge {exact['house_edge']} (EV {exact['expected_value']})"
         assert page.inner_text("#cutinfo") == f"{416 - 14 - len(seen) - 5} cards to the cut card."
-        assert page.inner_text("#shoeinfo") == (f"Shoe 1: {416 - len(seen)} of 416 cards not seen; {len(seen) + 5} dealt (5 burned face down: "
-                                                f"unseen cards change no probability), {416 - len(seen) - 5} in the shoe.")
+        assert page.inner_text("#shoeinfo") == (f"Shoe 1: 416 cards = {416 - len(seen) - 5} in the shoe + {len(seen) - 1} dealt + 1 burned face up "
+                                                f"+ 5 burned face down. {416 - len(seen)} not seen: the figures count every card seen (a card burned "
+                                                "face down changes no probability).")
         assert page.inner_text("#rank-3 small") == "30"
         events -= 1
         page.click("#progress button:text-is('3D')")  # a card entered that was not dealt: removed
@@ -141,6 +144,7 @@ def test_entries_a_player_gets_wrong_are_put_right(tmp_path):
         page.goto(f"http://127.0.0.1:{port}/#s={session}")
         page.wait_for_selector("body[data-version='0']")
         other = page.context.browser.new_page(viewport={"width": 390, "height": 844})  # a second tab on the same session
+        other.route("**/api/v1/sessions/*/events", lambda route: route.abort())  # whose event stream is cut: it goes stale
         other.goto(f"http://127.0.0.1:{port}/#s={session}")
         other.wait_for_selector("body[data-version='0']")
         version = 0
@@ -159,6 +163,7 @@ def test_entries_a_player_gets_wrong_are_put_right(tmp_path):
         typed("4")
         expect(page.locator("#progress")).to_have_text("Player 2 4 (6) · Banker 3 5 (8) · banker wins: close the coup")
         typed("Enter")
+        page.click("#coups-panel summary")
         expect(page.locator("#history tbody tr")).to_have_text(["1\t2 4 (6)\t3 5 (8)\tB natural"], use_inner_text=True)
         assert call(port, "GET", f"/api/v1/sessions/{session}")["shoe"]["seen"] == ["2", "3", "4", "5"]
 
@@ -196,6 +201,7 @@ def test_entries_a_player_gets_wrong_are_put_right(tmp_path):
             "Not recorded yet: card 4. This session was changed in another tab or device since this page showed it: the page now shows "
             "the session as it is. Check these against the table before you enter them.")
         expect(other.locator("body")).to_have_attribute("data-version", str(version))
+        other.click("#coups-panel summary")
         expect(other.locator("#history tbody tr")).to_have_text(["1\t2 4 (6)\t3 5 (8)\tB natural"], use_inner_text=True)
         told = other.inner_text("#pending-text")
         other.reload()  # the entry is kept across a reload, and still made on the state the tab showed: refused again

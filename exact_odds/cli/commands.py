@@ -941,7 +941,7 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     """Serve the shoe tracker page at / and the JSON API at /api/v1 (its schema at /docs): live
     sessions that follow a shoe card by card with every bet's exact edge, kept in SQLite so that
     a server stopped at any moment loses no card it answered. Needs the serve extra
-    (pip install 'exact_odds[serve]')."""
+    (pip install '.[serve]' in the project's folder)."""
     import ipaddress
     import secrets
     import socket
@@ -952,7 +952,7 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
 
         from ..serve.app import create_app
     except ImportError:
-        raise InputError("serve needs the serve extra: pip install 'exact_odds[serve]' (FastAPI and uvicorn)") from None
+        raise InputError("serve needs the serve extra: pip install '.[serve]' in the project's folder (FastAPI and uvicorn)") from None
     if token is not None and not token.strip():
         raise InputError("--token is empty: give a token, or leave it out")
     try:
@@ -979,7 +979,7 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     click.echo(f"baccarat-odds serve: {address} (API at {address}docs; sessions in {path}; Ctrl-C stops)")
     if made:
         click.echo(f"token (printed once): {token}  open {address}?token={token}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
+    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)  # the event streams end
 
 
 def reword(command: click.Command, name: str, text: str) -> None:

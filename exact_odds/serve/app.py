@@ -35,7 +35,8 @@ from ..errors import InputError
 from ..output.analysis_tables import choices_document
 from ..output.render import render
 from ..studies.dealing import deal_report
-from . import sessions, staking
+from . import banner, events, sessions, staking, tables
+from .docs_assets import add_offline_docs
 from .sessions import MAX_SHOE_CARDS, MAX_TEXT, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
 from .staking import MAX_SERVED, Staking
@@ -119,6 +120,8 @@ class DealRequest(TableFields):
 
 
 class SessionRequest(TableFields):
+    table: Short | None = Field(None, description="A preset table (GET /api/v1/tables): its shoe, rules, bets, limits, chip, rebate, burn and cut card.")
+    table_toml: Text | None = Field(None, description="The text of a table profile file of your own (docs/tables.md), instead of a preset.")
     suits: bool = Field(False, description="Cards are entered with their suits (bets on suits need them).")
     burn: Literal["punto_banco", "none"] = Field("punto_banco", description="punto_banco: the first burn of a shoe turns a card and burns its value face down (tens 10).")
     cut_card: Annotated[int, Field(ge=0, le=MAX_SHOE_CARDS)] | None = Field(None, description="Cards behind the cut card (None: no cut card).")
@@ -175,6 +178,15 @@ def one_line(error: RequestValidationError) -> str:
     return f"{where}: {first.get('msg', 'not valid')}".replace("\n", " ")[:300]
 
 
+PUBLIC = ("/docs", "/docs/oauth2-redirect", "/redoc", "/openapi.json")
+"""The API's documentation, the same for every server: read without the token (it holds no session)."""
+
+
+def public(path: str) -> bool:
+    """Whether ``path`` is the API's documentation or one of its assets (read without the token)."""
+    return path in PUBLIC or path.startswith("/docs-assets/")
+
+
 class Guard:
     """Refuse, before the app reads it, a request without the token (when one is set) or with a
     body larger than :data:`MAX_BODY`; say in a ``Server-Timing`` header how long the server took.
@@ -185,7 +197,7 @@ class Guard:
         self.app, self.token = app, token
 
     def authorized(self, scope: Scope) -> bool:
-        if self.token is None:
+        if self.token is None or (scope.get("method") in ("GET", "HEAD") and public(scope.get("path", ""))):
             return True
         headers = dict(scope.get("headers") or [])
         given = headers.get(b"authorization", b"").decode("latin-1")
@@ -238,6 +250,10 @@ def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: Any, gi
     return staking.session_position(table.settings, table.start, state.seen, table.bets, table.decisions, analysis, given, most)
 
 
+RECENT = 16
+"""The latest log entries a state carries (what an undo takes back, for the page's redo)."""
+
+
 def state_record(loaded: Loaded) -> dict[str, Any]:
     """A session's state as JSON: :func:`sessions.session_state`, its version, and what to bet now (with a bankroll kept)."""
     table, state, sizing = loaded.table, loaded.state, loaded.sizing
@@ -251,14 +267,19 @@ def state_record(loaded: Loaded) -> dict[str, Any]:
         except InputError as error:
             refused = str(error)
     record.update(version=loaded.version, sizing=sizing, what_to_bet=position, what_to_bet_refused=refused)
+    profile = tables.profile_of(table.settings)
+    record.update(table=None if profile is None else profile.to_dict(), roads=banner.shoe_roads(table, state),
+                  recent_entries=[{"kind": event.kind, "card": event.card, "hidden": event.hidden} for event in loaded.events[-RECENT:]],
+                  banner=banner.banner(record, loaded.events, profile))
     return record
 
 
 def keep_sizing(given: Staking) -> sessions.Edit:
     """Keep ``given`` with a session, after sizing its next coup with them (refused: not kept)."""
     def edit(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
-        what_to_bet(table, state, sessions.analysis_of(table, state), given, staking.PER_CARD)
-        return sessions.Change(sets_sizing=True, sizing=given.to_dict())
+        at_table = tables.table_staking(table.settings, given)
+        what_to_bet(table, state, sessions.analysis_of(table, state), at_table, staking.PER_CARD)
+        return sessions.Change(sets_sizing=True, sizing=at_table.to_dict())
     return edit
 
 
@@ -280,7 +301,7 @@ def repeated(store: Store, session: str, outcome: Repeated) -> Response:
 def create_app(db: str, token: str | None = None) -> Any:
     """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request)."""
     store = Store(db)
-    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS,
+    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None,
                   description="Exact baccarat odds: analyses, deals and live shoe sessions. Every number is exact (fractions as strings).")
 
     @app.exception_handler(InputError)
@@ -310,6 +331,8 @@ def create_app(db: str, token: str | None = None) -> Any:
         """A defect of the server (never of the request): one line, the traceback only in the server's log."""
         return JSONResponse({"error": f"internal error ({type(error).__name__}): please report it"}, 500)
 
+    add_offline_docs(app)
+
     @app.get("/", include_in_schema=False)
     def tracker() -> HTMLResponse:
         return HTMLResponse(resources.files(__package__).joinpath("tracker.html").read_text(encoding="utf-8"))
@@ -318,6 +341,11 @@ def create_app(db: str, token: str | None = None) -> Any:
     def health() -> JSONResponse:
         """The server's version."""
         return JSONResponse({"status": "ok", "version": __version__})
+
+    @app.get("/api/v1/tables")
+    def tables_route() -> JSONResponse:
+        """The preset tables: each one's bets with their pay tables, limits, chip, rebate, shoe, burn and cut card (docs/tables.md)."""
+        return JSONResponse(tables.tables_record())
 
     @app.get("/api/v1/catalog")
     def catalog_route() -> JSONResponse:
@@ -410,10 +438,18 @@ def create_app(db: str, token: str | None = None) -> Any:
         loaded = store.load(session)
         return loaded, sessions.analysis_of(loaded.table, loaded.state)
 
+    events.add_routes(app, store)
+
     @app.post("/api/v1/sessions", status_code=201)
     def create_session(request: SessionRequest) -> JSONResponse:
-        """A new session: the shoe, rules and bets to track; its state (its id first)."""
-        return answer(store.load(store.create(request.settings())), 201)
+        """A new session: the shoe, rules and bets to track, or a table (`table`, `table_toml`) that sets them; its state (its id first)."""
+        profile = tables.profile_given(request.table, request.table_toml)
+        if profile is None:
+            settings = request.settings()
+        else:
+            tables.check_alone(request.model_fields_set, profile.name)
+            settings = tables.session_settings(profile, request.suits)
+        return answer(store.load(store.create(settings)), 201)
 
     @app.get("/api/v1/sessions/{session}")
     def read_session(session: Id) -> JSONResponse:
@@ -469,7 +505,8 @@ def create_app(db: str, token: str | None = None) -> Any:
         """What to bet now: the Kelly position on the next coup of the session's shoe left, as `baccarat-odds size --format json`
         prints it (and `chosen`: which bets, and why). Nothing is stored."""
         loaded, analysis = current(session)
-        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, request.staking(request.bets)))
+        given = tables.table_staking(loaded.table.settings, request.staking(request.bets))
+        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given))
 
     @app.put("/api/v1/sessions/{session}/sizing")
     def set_sizing(session: Id, request: StakeRequest, if_match: IfMatch = None, key: Key = None) -> Response:
@@ -487,6 +524,9 @@ def create_app(db: str, token: str | None = None) -> Any:
         """The whole session: JSON (settings, log, every coup with each bet's result) or CSV (one row per log entry)."""
         loaded = store.load(session)
         result = sessions.export(session, loaded.created, loaded.table, loaded.events, format)
+        if not isinstance(result, str):
+            shoes = sorted({closed.shoe for closed in loaded.state.coups} | {loaded.state.shoe_number})
+            result["roads"] = [{"shoe": shoe, **banner.shoe_roads(loaded.table, loaded.state, shoe)} for shoe in shoes]
         if isinstance(result, str):
             return PlainTextResponse(result, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="session-{session}.csv"'})
         return JSONResponse(result)

@@ -89,6 +89,8 @@ class Settings:
     burn: str = "punto_banco"
     cut_card: int | None = None
     """How many cards lie behind the cut card (None: no cut card)."""
+    table_toml: str | None = None
+    """The table profile the session was made from, as its TOML (None: none; see :mod:`.tables`)."""
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -466,6 +468,8 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
             "cards_dealt": dealt,
             "cards_in_shoe": table.start.size - dealt,
             "hidden_burns": state.hidden,
+            "counter": {"start": table.start.size, "in_shoe": table.start.size - dealt, "dealt": len(state.seen) - len(state.burned),
+                        "burned_seen": len(state.burned), "burned_hidden": state.hidden},
             "note": HIDDEN_BURN_NOTE,
         },
         "burn": {"procedure": settings.burn, "pending": settings.burn == "punto_banco" and state.burns == 0 and not state.seen,

@@ -262,6 +262,21 @@ class Store:
                                   (SELECT rowid FROM requests WHERE session = ? AND status = 200 AND answer IS NOT NULL
                                    ORDER BY rowid DESC LIMIT ?)""", (session, session, ANSWERS_KEPT))
 
+    def version(self, session: str) -> int | None:
+        """A session's version now (None: no such session)."""
+        with self.lock:
+            row = self.connection.execute("SELECT version FROM sessions WHERE id = ?", (session,)).fetchone()
+        return None if row is None else int(row[0])
+
+    def summaries(self, limit: int) -> list[dict[str, Any]]:
+        """The newest ``limit`` sessions, newest first: id, created, last entry, version, entries, settings."""
+        with self.lock:
+            rows = self.connection.execute("""SELECT id, created, settings, version, (SELECT MAX(at) FROM events WHERE session = id),
+                                              (SELECT COUNT(*) FROM events WHERE session = id) FROM sessions
+                                              ORDER BY created DESC, rowid DESC LIMIT ?""", (limit,)).fetchall()
+        return [{"id": row[0], "created": row[1], "updated": row[4] or row[1], "version": row[3], "entries": row[5],
+                 "settings": json.loads(row[2])} for row in rows]
+
     def delete(self, session: str, precondition: Precondition = ANY) -> None:
         """Forget a session (refused, :class:`Stale`, if it is no longer at the version of ``precondition``)."""
         with self.transaction() as connection:
