@@ -830,6 +830,42 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     emit(render_solution(solve(game, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
 
 
+@cli.command()
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--known", type=Count(0), metavar="K", help="The value of card K (1-6) of the coup's six-card sequence in shoe order, dealt or not "
+                                                          "(told as finely as the bets read cards).")
+@click.option("--sorted", "sorted", type=Count(0), metavar="K", help="The first K cards (1-6) seen sorted on their backs by --groups; with "
+                                                                    "--best-sort, the search for K cards only.")
+@click.option("--groups", metavar="GROUPS", help="The sort: one group of values or ranks (6,7,8,9: the rest is the other) or every group "
+                                                 "separated by ';' (0,1,2;3,4,5;6,7,8,9); suits (H,D) on a shoe by card.")
+@click.option("--best-sort", is_flag=True, help="Every two-way split of the values (511) and of the ranks (4,095), for 1 to 6 sorted cards "
+                                                "(or --sorted K): each one's value, best first.")
+@click.option("--over", type=click.Choice(["values", "ranks", "both"]), help="With --best-sort: the splits of the values, of the ranks, or both (default).")
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json", "latex", "html"]), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the decision table as a heat map into this PNG (needs matplotlib).")
+@click.pass_context
+def protect(ctx: click.Context, /, known: int | None, sorted: int | None, groups: str | None, best_sort: bool, over: str | None, fmt: str,
+            plot_path: str | None, **local: Any) -> None:
+    """Game protection: what a piece of information is worth to a player who bets the best of the bets
+    (default banker, player, tie; all: the catalog) or nothing, exactly: a known card (--known K), a
+    sort of the first cards (--sorted K --groups ...) or the best sort (--best-sort). The gain per coup,
+    the share of coups in which the information changes the decision, and the decision table."""
+    from ..commands.protect import document, figure, request_of, run
+    from ..output.render import render
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(shoe.knows_suits)
+    every = (given_options.bet_names or "").strip().lower() == "all"
+    request, left = request_of(shoe, given_options.decisions(shoe), bets, every, known=known, sorted=sorted, groups=groups,
+                               best_sort=best_sort, over=over)
+    plot = plot_target(plot_path)
+    result = run(request)
+    emit(render(document(result, notes + left), fmt))
+    if plot:
+        plot.write(figure(result))
+
+
 def default_db() -> str:
     """Where sessions are kept by default: exact_odds/sessions.sqlite under the user's data folder."""
     data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
