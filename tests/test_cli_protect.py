@@ -101,17 +101,17 @@ def best(sums: list[Fraction]) -> int | None:
     return sums.index(max(sums)) if max(sums) > 0 else None
 
 
-def brute_force(information) -> tuple[Fraction, Fraction, dict]:
-    """The gain per coup of the best bet or none on each piece of information, the share of coups in
-    which that differs from the decision without it, and by information its probability and each
-    bet's expectation."""
-    groups: dict = defaultdict(lambda: [0, [Fraction(0)] * 3])
+def brute_force(information, bets: tuple[int, ...] = (0, 1, 2)) -> tuple[Fraction, Fraction, dict]:
+    """The gain per coup of the best of ``bets`` (banker 0, player 1, tie 2) or none on each piece of
+    information, the share of coups in which that differs from the decision without it, and by
+    information its probability and each bet's expectation."""
+    groups: dict = defaultdict(lambda: [0, [Fraction(0)] * len(bets)])
     for sequence, count, paid in deals():
         group = groups[information(sequence)]
         group[0] += count
-        group[1] = [sum_ + net for sum_, net in zip(group[1], paid)]
+        group[1] = [sum_ + paid[bet] for sum_, bet in zip(group[1], bets)]
     orderings = sum(count for _, count, _ in deals())
-    uninformed = best([sum((group[1][index] for group in groups.values()), Fraction(0)) for index in range(3)])
+    uninformed = best([sum((group[1][index] for group in groups.values()), Fraction(0)) for index in range(len(bets))])
     gain = sum((max(0, *sums) for _, sums in groups.values()), Fraction(0)) / orderings
     changed = Fraction(sum(count for count, sums in groups.values() if best(sums) != uninformed), orderings)
     table = {key: (Fraction(count, orderings), [total_ / count for total_ in sums]) for key, (count, sums) in groups.items()}
@@ -197,6 +197,41 @@ def test_the_heat_map_is_drawn_and_a_user_s_file_is_kept(run, tmp_path):
     theirs.write_bytes(b"a user's picture")
     code, out, err = run("protect", "--shoe", SHOE, "--known", "1", "--plot", str(theirs))
     assert (code, out) == (2, "") and "did not write" in err and theirs.read_bytes() == b"a user's picture"
+
+
+def test_the_report_s_protection_page_equals_brute_force(run, tmp_path, monkeypatch):
+    """report --protection: for each bet alone, each card known and the best split of the values and
+    of the ranks for 1 and 4 sorted cards, against the oracle (the best split: the best of every set
+    of the shoe's ranks, each of which a split of the values and of the ranks can take), ranked; a
+    bet it cannot value named with the reason; the page in HTML and Markdown, linked from the index."""
+    pytest.importorskip("matplotlib")
+    monkeypatch.setenv("SOURCE_DATE_EPOCH", "1767225600")
+    out = tmp_path / "report"
+    suited = ",".join(f"{rank}S={count}" for rank, count in (entry.split("=") for entry in SHOE.split(",")))  # the same cards, all spades
+    code, _, err = run("report", "--protection", "--shoe", suited, "--decks", "1", "--shoes", "0", "--bets", "banker,player,tie,super_tie",
+                       "--out", str(out))
+    assert (code, err) == (0, "")
+    found = json.loads((out / "protection.json").read_text())
+    assert found["format"] == "exact_odds.protection_report" and [bet["bet"] for bet in found["bets"]] == ["banker", "player", "tie", "super_tie"]
+    present = "A59K6"
+    subsets = [frozenset(rank for bit, rank in enumerate(present) if mask >> bit & 1) for mask in range(1 << len(present))]
+    for index, bet in enumerate(found["bets"][:3]):
+        values = {item["information"]: item for item in bet["information"]}
+        for position in range(1, 7):
+            oracle = brute_force(lambda cards: cards[position - 1].value, (index,))
+            assert (Fraction(values[f"known_{position}"]["gain"]), Fraction(values[f"known_{position}"]["changed"])) == oracle[:2]
+        for cards in (1, 4):
+            oracle_best = max(brute_force(lambda sequence: tuple(card.rank in subset for card in sequence[:cards]), (index,))[0] for subset in subsets)
+            for over in ("values", "ranks"):
+                assert Fraction(values[f"sorted_{cards}_{over}"]["gain"]) == oracle_best
+        gains = [Fraction(item["gain"]) for item in bet["information"]]
+        assert gains == sorted(gains, reverse=True) and [item["rank"] for item in bet["information"]] == list(range(1, 11))
+        assert bet["most_exposed_to"] == bet["information"][0]["information"]
+    super_tie = found["bets"][3]
+    assert super_tie["most_exposed_to"] is None and all(not item["valued"] and "counts cards by colour" in item["reason"]
+                                                        for item in super_tie["information"])
+    assert "Game protection" in (out / "protection.html").read_text() and "### tie" in (out / "protection.md").read_text()
+    assert 'href="protection.html"' in (out / "index.html").read_text() and "(protection.md)" in (out / "index.md").read_text()
 
 
 HOSTILE = [

@@ -606,13 +606,15 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
 @click.option("--game", metavar="TEXT", help="The game's name on the cover (default: the rule set's).")
 @click.option("--submitter", metavar="TEXT", help="Who submits the bet, on the cover.")
 @click.option("--pdf", is_flag=True, help="Also print each page to PDF with Debian's chromium (headless).")
+@click.option("--protection", is_flag=True, help="Also a game-protection page (protection.html, .md, .json): for each bet, what each card "
+                                                 "known and the best sort of 1 and 4 cards are worth to a player, ranked.")
 @click.option("--shoes", type=Count(0, 10**7), default=500, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
 @click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
 @BURN
 @click.pass_context
 def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, title: str | None, game: str | None, submitter: str | None,
-           pdf: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
+           pdf: bool, protection: bool, shoes: int, seed: int, penetration: str, burn: bool, **local: Any) -> None:
     """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie),
     a submission document per bet as a self-contained HTML page, a Markdown page and (--pdf) a PDF:
     a cover (title, game, submitter, rules and program versions, date) and contents; the rules of
@@ -673,19 +675,26 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     pyplot("report")  # matplotlib draws the plots: checked before any work
     browser = chromium() if pdf else None
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
-    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf)
+    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1) + int(protection)) + int(pdf)
     pages = [f"{name}.{kind}" for name in ["index", *(bet.name for bet in bets)] for kind in ("html", "md")]
-    with FolderTarget(out, force, "report", expected=pages + [f"{bet.name}.pdf" for bet in bets if pdf]) as target, \
+    linked = []
+    if protection:
+        from ..commands.protection_page import NAME, TITLE, protection_files
+
+        linked, pages = [(NAME, TITLE)], pages + [f"{NAME}.{kind}" for kind in ("html", "md", "json")]
+    with FolderTarget(out, force, "report", expected=pages + [f"{name}.pdf" for name in [*(bet.name for bet in bets), *(name for name, _ in linked)] if pdf]) as target, \
             progress_bar("report", length=simulated + phases) as bar:
         def phase(text: str) -> None:
             bar.label = text
             bar.update(1)
 
-        files: dict[str, str | bytes] = dict(build(bets, shoe, decisions, settings, Progress(phase, bar.update) if bar else None))
+        files: dict[str, str | bytes] = dict(build(bets, shoe, decisions, settings, Progress(phase, bar.update) if bar else None, linked))
+        if protection:
+            files.update(protection_files(bets, shoe, decisions, settings, phase if bar else None))
         if browser is not None:
             if bar:
                 phase("printing PDF")
-            files.update(print_pdfs({bet.name: str(files[f"{bet.name}.html"]) for bet in bets}, browser))
+            files.update(print_pdfs({name: str(files[f"{name}.html"]) for name in [*(bet.name for bet in bets), *(name for name, _ in linked)]}, browser))
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
 

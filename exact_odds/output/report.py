@@ -475,30 +475,35 @@ def bet_page(bet: Bet, shoe: Shoe, decisions: Decisions, settings: ReportSetting
     return Page(bet.name, Submission(title, cover, tuple(sections)), plots, (percent(result.house_edge), standard_deviation(result)))
 
 
-def index_page(pages: Sequence[Page], settings: ReportSettings) -> Document:
+def index_page(pages: Sequence[Page], settings: ReportSettings, linked: Sequence[tuple[str, str]] = ()) -> Document:
+    """The index: each bet's page with its edge, then the other pages of the report (``linked``: name, title)."""
     rows = [(Link(page.name, page.name, page=True), page.summary[0], page.summary[1]) for page in pages]
     blocks: list[Block] = [Paragraph("One document per bet (HTML, Markdown with its plots as SVG files, and PDF where asked)."),
                            table(("bet", "house edge", "standard deviation"), rows, (False, True, True))]
+    blocks += [Paragraph(("Also: ", Link(title, name, page=True), f" ({name}.json holds its figures).")) for name, title in linked]
     blocks += [part for part in provenance_section(None, None, settings) if not isinstance(part, Formula)]
     return Document(tuple(blocks), title=settings.title or "Mathematical report")
 
 
-def report_files(pages: Sequence[Page], settings: ReportSettings) -> dict[str, str]:
-    """Every file of the report folder: per bet an HTML page, a Markdown page and its plots; an index of each."""
+def report_files(pages: Sequence[Page], settings: ReportSettings, linked: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
+    """Every file of the report folder: per bet an HTML page, a Markdown page and its plots; an index
+    of each (linking to the pages ``linked`` too: name, title)."""
     files: dict[str, str] = {}
     for page in pages:
         files[f"{page.name}.html"] = render_submission_html(page.submission)
         files[f"{page.name}.md"] = render_submission_markdown(page.submission)
         files.update({f"{block.name}.svg": block.svg for block in page.plots})
-    index = index_page(pages, settings)
+    index = index_page(pages, settings, linked)
     files["index.html"] = render_html(index)
     files["index.md"] = render_markdown(index)
     return files
 
 
-def build(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, settings: ReportSettings, progress: Progress | None = None) -> dict[str, str]:
+def build(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, settings: ReportSettings, progress: Progress | None = None,
+          linked: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
     """The report folder's files for ``bets`` on ``shoe`` (see :func:`report_files`)."""
     names = [bet.name for bet in bets]
-    if "index" in names:
-        raise InputError("a bet named index would overwrite the report's index page: give it another name")
-    return report_files([bet_page(bet, shoe, decisions, settings, progress, len(bets) > 1) for bet in bets], settings)
+    for page in ("index", *(name for name, _ in linked)):
+        if page in names:
+            raise InputError(f"a bet named {page} would overwrite the report's {page} page: give it another name")
+    return report_files([bet_page(bet, shoe, decisions, settings, progress, len(bets) > 1) for bet in bets], settings, linked)
