@@ -131,7 +131,11 @@ def protection_submission(found: Sequence[Exposure], shoe: Shoe, decisions: Deci
                                     "in which the informed player's choice differs from the uninformed one (for a bet that loses without "
                                     "the information: the share of coups bet).")]
     for exposure in found:
-        by_bet += [Heading(3, exposure.bet.name), table(headers, _rows(exposure), (True, False, True, True, True, False))]
+        reasons = {value.refused for value in exposure.values}
+        if exposure.worst is None and len(reasons) == 1:  # nothing valued, for one reason: said once
+            by_bet += [Heading(3, exposure.bet.name), Paragraph(f"Not valued: {reasons.pop()}.")]
+        else:
+            by_bet += [Heading(3, exposure.bet.name), table(headers, _rows(exposure), (True, False, True, True, True, False))]
     sections = (Section("summary", "The bets, most exposed first", tuple(summary)),
                 Section("bets", "Each bet, information ranked", tuple(by_bet), new_page=True),
                 Section("provenance", "Provenance", tuple(provenance_section(None, decisions, settings)), new_page=True))
