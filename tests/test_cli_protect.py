@@ -181,6 +181,19 @@ def test_formats_agree_with_the_record(run):
                                    row["expected_value"]]
 
 
+def test_a_best_sort_of_k_cards_shows_the_best_splits_and_the_best_s_table(run):
+    """--best-sort --sorted K in text: the ten best splits of each kind and the best's decision
+    table, its gain the record's."""
+    found = record(run, "--shoe", SHOE, "--best-sort", "--sorted", "3")
+    code, out, _ = run("protect", "--shoe", SHOE, "--best-sort", "--sorted", "3")
+    assert code == 0 and [search["kind"] for search in found["searches"]] == ["values", "ranks"]
+    for search in found["searches"]:
+        gain = Fraction(search["best"]["gain"])
+        assert f"The 10 best splits of the {search['kind']}, 3 sorted cards:" in out
+        assert f"of the {search['kind']} (A = " in out and f"Gain per coup: {rounded(gain * 100, 4)}% (exact {gain})" in out
+    assert out.count("information      probability") == 2
+
+
 def test_all_bets_leaves_out_and_names_those_it_cannot_value(run):
     found = record(run, "--shoe", "9h=2,KS=2,5d=2,AC=1,4h=1", "--bets", "all", "--sorted", "1", "--groups", "6,7,8,9")
     assert "super_tie" not in found["bets"] and "dragon_7" in found["bets"] and "perfect_pair" in found["bets"]

@@ -132,7 +132,7 @@ def decision_figure(title: str, information: Sequence[str], bets: Sequence[str],
     plt = pyplot()
     values = 100 * np.asarray(expectations, dtype=float).reshape(len(information), len(bets))
     reach = max(float(np.abs(values).max()), 1e-9)
-    figure, axis = plt.subplots(figsize=(1.6 + 1.25 * len(bets), 1.2 + 0.3 * len(information)))
+    figure, axis = plt.subplots(figsize=(min(1.6 + 1.25 * len(bets), 48), min(1.2 + 0.3 * len(information), 30)))
     image = axis.imshow(values, cmap="RdYlGn", vmin=-reach, vmax=reach, aspect="auto")
     for row, column in enumerate(chosen):
         for place, value in enumerate(values[row]):
