@@ -194,6 +194,19 @@ def test_a_best_sort_of_k_cards_shows_the_best_splits_and_the_best_s_table(run):
     assert out.count("information      probability") == 2
 
 
+def test_beside_many_bets_the_table_names_the_choice_and_the_runner_up(run):
+    bets = "banker,player,tie,banker_4pct,tie_9to1,player_pair,banker_pair"
+    found = record(run, "--shoe", SHOE, "--bets", bets, "--known", "1")
+    code, out, _ = run("protect", "--shoe", SHOE, "--bets", bets, "--known", "1")
+    lines = out.splitlines()
+    start = next(index for index, line in enumerate(lines) if line.startswith("information ")) + 2
+    assert code == 0 and lines[start - 2].split() == ["information", "probability", "bet", "expected", "value", "runner-up", "its", "expectation"]
+    for line, row in zip(lines[start:], found["decisions"], strict=True):
+        others = {name: Fraction(value) for name, value in row["expected_values"].items() if name != row["bet"]}
+        runner_up = max(others, key=lambda name: others[name])  # (the first of equals, as the catalog orders them)
+        assert line.split()[0::2] == [row["information"], row["bet"] or "none", runner_up]
+
+
 def test_all_bets_leaves_out_and_names_those_it_cannot_value(run):
     found = record(run, "--shoe", "9h=2,KS=2,5d=2,AC=1,4h=1", "--bets", "all", "--sorted", "1", "--groups", "6,7,8,9")
     assert "super_tie" not in found["bets"] and "dragon_7" in found["bets"] and "perfect_pair" in found["bets"]

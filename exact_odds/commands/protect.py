@@ -24,10 +24,13 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Heading, Paragraph, table
-from ..studies.protect import GROUP_NAMES, Groups, Protection, ProtectRequest, SortSearch, Split, parse_groups
+from ..studies.protect import GROUP_NAMES, Decision, Groups, Protection, ProtectRequest, SortSearch, Split, parse_groups
 from ..studies.protect import run as run_study
 
 FORMATS = ("table", "markdown", "csv", "json", "latex", "html")
+WIDE = 6
+"""Beside more bets than this a decision table for people names the bet chosen and the runner-up of
+each row (the CSV and the JSON give every bet's expectation)."""
 TOP_SPLITS = 10
 """A best sort for one number of cards lists this many splits of each kind, best first."""
 
@@ -102,14 +105,27 @@ def summary_lines(result: Protection) -> list[str]:
 
 def decision_table(result: Protection, exact: bool = False) -> Any:
     """The decision table: each piece of information, its probability, each bet's expectation given
-    it and the bet chosen (percent, or with ``exact`` fractions)."""
+    it and the bet chosen (percent, or with ``exact`` fractions). Beside more than :data:`WIDE` bets
+    the percent table gives the bet chosen and the runner-up (the best of the others), not every
+    bet's column."""
     names = [bet.name for bet in result.bets]
 
     def shown(value: Fraction) -> str:
         return str(value) if exact else percent(value, 3)
 
-    rows = [[row.information, str(row.probability) if exact else percent(row.probability, 4), *map(shown, row.expectations),
-             result.chosen(row) or "none", shown(row.expected_value)] for row in result.table]
+    def probability(row: Decision) -> str:
+        return str(row.probability) if exact else percent(row.probability, 4)
+
+    if len(names) > WIDE and not exact:
+        rows = []
+        for row in result.table:
+            other = max((index for index in range(len(names)) if index != row.choice), key=lambda index: row.expectations[index])
+            rows.append([row.information, probability(row), result.chosen(row) or "none", shown(row.expected_value), names[other],
+                         shown(row.expectations[other])])
+        return table(["information", "probability", "bet", "expected value", "runner-up", "its expectation"], rows,
+                     ["left", "right", "left", "right", "left", "right"])
+    rows = [[row.information, probability(row), *map(shown, row.expectations), result.chosen(row) or "none", shown(row.expected_value)]
+            for row in result.table]
     return table(["information", "probability", *names, "bet", "expected value"], rows,
                  ["left", "right", *["right"] * len(names), "left", "right"])
 
@@ -118,7 +134,9 @@ def protection_document(result: Protection, notes: Sequence[str] = ()) -> Docume
     blocks: list[Block] = [Heading(2, f"What the player sees: {information_text(result)}"),
                            Paragraph("\n".join([_heading(result.shoe, result.decisions, result.bets), *summary_lines(result)])),
                            Paragraph("The decision table: each bet's expectation given the information (percent of a unit), the bet "
-                                     "of highest expectation above zero (none: no bet is worth making), and what it earns.", width=100),
+                                     "of highest expectation above zero (none: no bet is worth making), and what it earns"
+                                     + (f"; beside more than {WIDE} bets, the runner-up (every bet's: --format csv or json)."
+                                        if len(result.bets) > WIDE else "."), width=100),
                            decision_table(result)]
     blocks += [Paragraph("\n".join(f"Note: {note}" for note in notes))] if notes else []
     record = {**result.to_dict(), "notes": list(notes)}
