@@ -260,6 +260,15 @@ def test_the_report_s_protection_page_equals_brute_force(run, tmp_path, monkeypa
     assert 'href="protection.html"' in (out / "index.html").read_text() and "(protection.md)" in (out / "index.md").read_text()
 
 
+def test_a_bet_named_protection_is_refused_beside_the_page(run, tmp_path):
+    pytest.importorskip("matplotlib")
+    (tmp_path / "bets.toml").write_text('[[bet]]\nname = "protection"\npays = [{ when = "winner == tie", pays = "8" }]\n')
+    code, out, err = run("report", "--protection", "--bets-file", str(tmp_path / "bets.toml"), "--shoes", "0", "--decks", "1",
+                         "--out", str(tmp_path / "out"))
+    assert (code, out) == (2, "") and err.count("\n") == 1 and "a bet named protection would overwrite the report's protection page" in err
+    assert not (tmp_path / "out").exists()
+
+
 HOSTILE = [
     (["--known", "7"], "--known must be a shoe position from 1 to 6"),
     (["--known", "0"], "--known must be a shoe position from 1 to 6"),
