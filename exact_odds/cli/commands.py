@@ -636,6 +636,8 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
 @click.option("--table", "table_text", metavar="NAME=X,...", help="Also the table's view of this bet mix (see `table`), in the index, "
                                                              "report.json and the workbook; with the table options below.")
 @table_options
+@click.option("--protection", is_flag=True, help="Also a game-protection page (protection.html, .md, .json): for each bet, what each card "
+                                                 "known and the best sort of 1 and 4 cards are worth to a player, ranked.")
 @click.option("--shoes", type=Count(0, 10**7), default=500, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
 @click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
 @click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
@@ -643,8 +645,8 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
 @click.pass_context
 def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, title: str | None, game: str | None, submitter: str | None,
            pdf: bool, xlsx: bool, table_text: str | None, per_hour: str | None, min_text: str | None, max_text: str | None,
-           total_max: Fraction | None, unit: Fraction | None, differential: str | None, shoes: int, seed: int, penetration: str, burn: bool,
-           **local: Any) -> None:
+           total_max: Fraction | None, unit: Fraction | None, differential: str | None, protection: bool, shoes: int, seed: int, penetration: str,
+           burn: bool, **local: Any) -> None:
     """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie),
     a submission document per bet as a self-contained HTML page, a Markdown page and (--pdf) a PDF:
     a cover (title, game, submitter, rules and program versions, date) and contents; the rules of
@@ -712,9 +714,15 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
         require_openpyxl()
     view = report_table(given_options, shoe, table_text, per_hour, min_text, max_text, total_max, unit, differential)
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
-    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1)) + int(pdf) + int(xlsx)
+    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1) + int(protection)) + int(pdf) + int(xlsx)
     pages = [f"{name}.{kind}" for name in ["index", *(bet.name for bet in bets)] for kind in ("html", "md")]
-    expected = pages + [RECORD] + [f"{bet.name}.pdf" for bet in bets if pdf] + [WORKBOOK] * xlsx
+    linked = []
+    if protection:
+        from ..commands.protection_page import NAME, TITLE, protection_files
+
+        linked, pages = [(NAME, TITLE)], pages + [f"{NAME}.{kind}" for kind in ("html", "md", "json")]
+    printed = [*(bet.name for bet in bets), *(name for name, _ in linked)] if pdf else []
+    expected = pages + [RECORD] + [f"{name}.pdf" for name in printed] + [WORKBOOK] * xlsx
     with FolderTarget(out, force, "report", expected=expected) as target, \
             progress_bar("report", length=simulated + phases) as bar:
         def phase(text: str) -> None:
@@ -724,11 +732,13 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
         from ..commands.table import view_blocks
 
         files: dict[str, str | bytes] = dict(build(bets, shoe, decisions, settings, Progress(phase, bar.update) if bar else None,
-                                                   view_blocks(view) if view else (), view.to_dict() if view else None))
+                                                   view_blocks(view) if view else (), view.to_dict() if view else None, linked))
+        if protection:
+            files.update(protection_files(bets, shoe, decisions, settings, phase if bar else None))
         if browser is not None:
             if bar:
                 phase("printing PDF")
-            files.update(print_pdfs({bet.name: str(files[f"{bet.name}.html"]) for bet in bets}, browser))
+            files.update(print_pdfs({name: str(files[f"{name}.html"]) for name in printed}, browser))
         if xlsx:
             if bar:
                 phase("writing the workbook")
@@ -922,6 +932,42 @@ def table_command(ctx: click.Context, /, mix_text: str, per_hour: str | None, mi
     shoe = given_options.shoe()
     request = table_request(given_options, shoe, mix_text, "--mix", per_hour, min_text, max_text, total_max, unit, differential)
     emit(render(document(run(request)), fmt))
+
+
+@cli.command()
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--known", type=Count(0), metavar="K", help="The value of card K (1-6) of the coup's six-card sequence in shoe order, dealt or not "
+                                                          "(told as finely as the bets read cards).")
+@click.option("--sorted", "sorted", type=Count(0), metavar="K", help="The first K cards (1-6) seen sorted on their backs by --groups; with "
+                                                                    "--best-sort, the search for K cards only.")
+@click.option("--groups", metavar="GROUPS", help="The sort: one group of values or ranks (6,7,8,9: the rest is the other) or every group "
+                                                 "separated by ';' (0,1,2;3,4,5;6,7,8,9); suits (H,D) on a shoe by card.")
+@click.option("--best-sort", is_flag=True, help="Every two-way split of the values (511) and of the ranks (4,095), for 1 to 6 sorted cards "
+                                                "(or --sorted K): each one's value, best first.")
+@click.option("--over", type=click.Choice(["values", "ranks", "both"]), help="With --best-sort: the splits of the values, of the ranks, or both (default).")
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json", "latex", "html"]), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw the decision table as a heat map into this PNG (needs matplotlib).")
+@click.pass_context
+def protect(ctx: click.Context, /, known: int | None, sorted: int | None, groups: str | None, best_sort: bool, over: str | None, fmt: str,
+            plot_path: str | None, **local: Any) -> None:
+    """Game protection: what a piece of information is worth to a player who bets the best of the bets
+    (default banker, player, tie; all: the catalog) or nothing, exactly: a known card (--known K), a
+    sort of the first cards (--sorted K --groups ...) or the best sort (--best-sort). The gain per coup,
+    the share of coups in which the information changes the decision, and the decision table."""
+    from ..commands.protect import document, figure, request_of, run
+    from ..output.render import render
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(shoe.knows_suits)
+    every = (given_options.bet_names or "").strip().lower() == "all"
+    request, left = request_of(shoe, given_options.decisions(shoe), bets, every, known=known, sorted=sorted, groups=groups,
+                               best_sort=best_sort, over=over)
+    plot = plot_target(plot_path)
+    result = run(request)
+    emit(render(document(result, notes + left), fmt))
+    if plot:
+        plot.write(figure(result))
 
 
 def default_db() -> str:

@@ -122,3 +122,27 @@ def depth_figure(curves: Mapping[str, tuple[Sequence[int], Sequence[float], Sequ
     gain.set_xlabel("cards left in the shoe")
     gain.invert_xaxis()
     return rendered(figure, fmt)
+
+
+def decision_figure(title: str, information: Sequence[str], bets: Sequence[str], expectations: Sequence[Sequence[float]],
+                    chosen: Sequence[int | None], fmt: str = "png") -> bytes:
+    """A decision table as a heat map: a row per piece of ``information``, a column per bet, each
+    cell the bet's expectation given it (percent, red below zero, green above) and the bet chosen
+    framed (a row with none framed: no bet)."""
+    plt = pyplot()
+    values = 100 * np.asarray(expectations, dtype=float).reshape(len(information), len(bets))
+    reach = max(float(np.abs(values).max()), 1e-9)
+    figure, axis = plt.subplots(figsize=(min(1.6 + 1.25 * len(bets), 48), min(1.2 + 0.3 * len(information), 30)))
+    image = axis.imshow(values, cmap="RdYlGn", vmin=-reach, vmax=reach, aspect="auto")
+    for row, column in enumerate(chosen):
+        for place, value in enumerate(values[row]):
+            axis.text(place, row, f"{value:.1f}", ha="center", va="center", fontsize=7,
+                      fontweight="bold" if place == column else "normal")
+        if column is not None:
+            axis.add_patch(plt.Rectangle((column - 0.5, row - 0.5), 1, 1, fill=False, edgecolor="black", linewidth=1.6))
+    axis.set_xticks(range(len(bets)), list(bets), rotation=30, ha="right")
+    axis.set_yticks(range(len(information)), list(information))
+    axis.set_ylabel("information")
+    axis.set_title(title, fontsize=9)
+    figure.colorbar(image, ax=axis, label="expectation given the information (% of a unit)")
+    return rendered(figure, fmt)

@@ -489,12 +489,16 @@ def bet_page(bet: Bet, shoe: Shoe, decisions: Decisions, settings: ReportSetting
     return Page(bet.name, Submission(title, cover, tuple(sections)), plots, (percent(result.house_edge), standard_deviation(result)), par)
 
 
-def index_page(pages: Sequence[Page], settings: ReportSettings, table_blocks: Sequence[Block] = ()) -> Document:
+def index_page(pages: Sequence[Page], settings: ReportSettings, table_blocks: Sequence[Block] = (),
+               linked: Sequence[tuple[str, str]] = ()) -> Document:
+    """The index: each bet's page with its edge, the table's view where asked, then the other pages
+    of the report (``linked``: name, title)."""
     rows = [(Link(page.name, page.name, page=True), page.summary[0], page.summary[1]) for page in pages]
     blocks: list[Block] = [Paragraph("One document per bet (HTML, Markdown with its plots as SVG files, and PDF where asked)."),
                            table(("bet", "house edge", "standard deviation"), rows, (False, True, True))]
     if table_blocks:
         blocks += [Heading(2, "The table's view"), *table_blocks]
+    blocks += [Paragraph(("Also: ", Link(title, name, page=True), f" ({name}.json holds its figures).")) for name, title in linked]
     blocks += [part for part in provenance_section(None, None, settings) if not isinstance(part, Formula)]
     return Document(tuple(blocks), title=settings.title or "Mathematical report")
 
@@ -510,15 +514,16 @@ def report_record(pages: Sequence[Page], shoe: Shoe, settings: ReportSettings, t
 
 
 def report_files(pages: Sequence[Page], shoe: Shoe, settings: ReportSettings, table_blocks: Sequence[Block] = (),
-                 table_record: object = None) -> dict[str, str]:
+                 table_record: object = None, linked: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
     """Every file of the report folder: per bet an HTML page, a Markdown page and its plots; an index
-    of each, with the table's view where asked; the JSON of every figure."""
+    of each, with the table's view where asked (linking to the pages ``linked`` too: name, title);
+    the JSON of every figure."""
     files: dict[str, str] = {}
     for page in pages:
         files[f"{page.name}.html"] = render_submission_html(page.submission)
         files[f"{page.name}.md"] = render_submission_markdown(page.submission)
         files.update({f"{block.name}.svg": block.svg for block in page.plots})
-    index = index_page(pages, settings, table_blocks)
+    index = index_page(pages, settings, table_blocks, linked)
     files["index.html"] = render_html(index)
     files["index.md"] = render_markdown(index)
     files[RECORD] = json_text(report_record(pages, shoe, settings, table_record))
@@ -548,9 +553,11 @@ def report_workbook(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, setti
 
 
 def build(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, settings: ReportSettings, progress: Progress | None = None,
-          table_blocks: Sequence[Block] = (), table_record: object = None) -> dict[str, str]:
+          table_blocks: Sequence[Block] = (), table_record: object = None, linked: Sequence[tuple[str, str]] = ()) -> dict[str, str]:
     """The report folder's files for ``bets`` on ``shoe`` (see :func:`report_files`)."""
     names = [bet.name for bet in bets]
-    if "index" in names:
-        raise InputError("a bet named index would overwrite the report's index page: give it another name")
-    return report_files([bet_page(bet, shoe, decisions, settings, progress, len(bets) > 1) for bet in bets], shoe, settings, table_blocks, table_record)
+    for page in ("index", *(name for name, _ in linked)):
+        if page in names:
+            raise InputError(f"a bet named {page} would overwrite the report's {page} page: give it another name")
+    return report_files([bet_page(bet, shoe, decisions, settings, progress, len(bets) > 1) for bet in bets], shoe, settings, table_blocks,
+                        table_record, linked)

@@ -59,6 +59,8 @@ from .splits import CARDS, Sequences, direct_level, group_sums, known_sums
 
 GROUP_NAMES = "ABCDEFGHIJKLM"
 """How the groups of a sort are called in its patterns (``ABBA``: the first and fourth cards in the first group)."""
+SEARCHED = ("values", "ranks", "both")
+"""What ``best_sort`` may search (``over``): the two-way splits of the values, of the ranks, or both."""
 KINDS = {"values": tuple(str(value) for value in range(10)), "ranks": RANKS, "suits": SUITS}
 """What a sort may split, and its symbols (value 0 is the ten-valued cards)."""
 
@@ -151,7 +153,8 @@ class ProtectRequest:
     """What to value, checked whole on construction: the shoe, the rules and policy, the bets (the
     main bets by default; ``all`` the catalog), and one kind of information: ``known`` (a shoe
     position 1-6), ``sorted`` (1-6 cards) with ``groups`` (as :func:`parse_groups` reads them), or
-    ``best_sort`` (with ``sorted``: for that many cards only)."""
+    ``best_sort`` (with ``sorted``: for that many cards only; ``over``: the splits of the values or
+    of the ranks alone, both by default)."""
 
     shoe: Shoe
     decisions: Decisions
@@ -160,24 +163,29 @@ class ProtectRequest:
     sorted: int | None = None
     groups: Groups | None = None
     best_sort: bool = False
+    over: str | None = None
 
     @classmethod
     def of(cls, shoe: "Shoe | int | str | Mapping[str, int]" = 8, bets: "str | Bet | Iterable[str | Bet] | None" = None,
            rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None, *, known: int | None = None,
-           sorted: int | None = None, groups: str | None = None, best_sort: bool = False) -> "ProtectRequest":
+           sorted: int | None = None, groups: str | None = None, best_sort: bool = False, over: str | None = None) -> "ProtectRequest":
         """A request from what people give (a number of decks, bet names, a rule set's name, groups as text)."""
         chosen_shoe = as_shoe(shoe)
         draw_rules = rules if isinstance(rules, Decisions) else as_rules(rules)
         chosen = as_bets(bets, draw_rules.rules if isinstance(draw_rules, Decisions) else draw_rules, chosen_shoe.knows_suits)
         parsed = None if groups is None else parse_groups(groups, chosen_shoe.knows_suits)
         return cls(shoe=chosen_shoe, decisions=decisions_of(draw_rules, policy), bets=tuple(chosen), known=known, sorted=sorted,
-                   groups=parsed, best_sort=best_sort)
+                   groups=parsed, best_sort=best_sort, over=over)
 
     def __post_init__(self) -> None:
         _whole(self.known, "known", 1, CARDS, "a shoe position")
         _whole(self.sorted, "sorted", 1, CARDS, "a number of cards")
         if not isinstance(self.best_sort, bool):
             raise InputError(f"best_sort must be true or false, not {shown(self.best_sort)}", parameter="best_sort")
+        if self.over is not None and self.over not in SEARCHED:
+            raise InputError(f"over must be {', '.join(SEARCHED)}, not {shown(self.over)}", parameter="over")
+        if self.over is not None and not self.best_sort:
+            raise InputError("over names the splits best_sort searches: give it with best_sort", parameter="over")
         if self.known is not None and (self.sorted is not None or self.groups is not None or self.best_sort):
             raise InputError("known is one kind of information, sorted (with groups) or best_sort another: give one", parameter="known")
         if self.groups is not None and self.best_sort:
@@ -497,12 +505,12 @@ def _sorted(request: ProtectRequest, engine: Engine, sequences: Sequences | None
 
 def protect(shoe: "Shoe | int | str | Mapping[str, int]" = 8, bets: "str | Bet | Iterable[str | Bet] | None" = None,
             rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None, *, known: int | None = None,
-            sorted: int | None = None, groups: str | None = None, best_sort: bool = False,
+            sorted: int | None = None, groups: str | None = None, best_sort: bool = False, over: str | None = None,
             engine: Engine | None = None) -> "Protection | SortSearch":
     """What the information is worth (see the module docstring): ``known`` (a shoe position 1-6),
     ``sorted`` cards with ``groups``, or ``best_sort``; the bets (the main bets by default, ``all``
     the catalog) as :func:`~exact_odds.engine.analysis.analyze` takes them."""
-    request = ProtectRequest.of(shoe, bets, rules, policy, known=known, sorted=sorted, groups=groups, best_sort=best_sort)
+    request = ProtectRequest.of(shoe, bets, rules, policy, known=known, sorted=sorted, groups=groups, best_sort=best_sort, over=over)
     return run(request, engine)
 
 
@@ -548,7 +556,8 @@ class SortSearch:
                     for (kind, cards), splits in self.splits.items()]
         return versioned("protect", {"shoe": self.shoe.description, "rules": self.decisions.rules.name,
                                      "policy": str(self.decisions.policy) or None, "bets": [bet.name for bet in self.bets],
-                                     "information": {"best_sort": True, "cards": sorted({cards for _, cards in self.splits})},
+                                     "information": {"best_sort": True, "over": sorted({kind for kind, _ in self.splits}, reverse=True),
+                                                     "cards": sorted({cards for _, cards in self.splits})},
                                      "searches": searches})
 
 
@@ -585,7 +594,7 @@ def _best_sort(request: ProtectRequest) -> SortSearch:
     values = search_splits(sequences, request.bets, cards, best_choice(expectations))
     held = sequences.present.tolist()
     splits: dict[tuple[str, int], tuple[Split, ...]] = {}
-    for kind in ("values", "ranks"):
+    for kind in ("values", "ranks") if request.over in (None, "both") else (request.over,):
         masks = _split_masks(kind)
         within = {mask: sum(1 << place for place, rank in enumerate(held) if mask >> rank & 1) for mask in masks}  # over the ranks held
         for found in values:
