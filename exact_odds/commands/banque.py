@@ -245,9 +245,9 @@ def banque_files(requests: Sequence[BanqueRequest], progress: Callable[[str], No
 
 
 def readme(records: dict[str, dict[str, Any]]) -> str:
-    """The summary of the records (by file name): a row each."""
+    """The summary of the records (by file name): a row each, in the order of their names."""
     rows = []
-    for name, record in records.items():
+    for name, record in sorted(records.items()):
         team, nash = record["cooperative"], record["nash"]
         joint = "; ".join(f"both {float(Fraction(entry['both_draw']['exact'])):.6f}, neither {float(Fraction(entry['neither']['exact'])):.6f}"
                           for entry in team["joint"] if "natural" not in entry["player_2"])
