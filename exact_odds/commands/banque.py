@@ -46,9 +46,9 @@ ASSUMES = {
 class BanqueRequest:
     """One banque solution asked for: ``preset`` (a name of ``BANQUE_PRESETS``) or ``rules`` (a
     :class:`BanqueRules`, from a rules file: then ``preset`` is not read); ``decks`` 1-8 or "inf"
-    (None: the preset's default, ``DEFAULT_DECKS``) or ``shoe`` a composition; ``commission`` in percent (0: the zero-sum
-    game of the literature, the only one solved); ``stake`` theta, the share on player 1's hand
-    (None: the rules', 1/2).
+    (None: the preset's default, ``DEFAULT_DECKS``) or ``shoe`` a composition; ``commission`` in
+    percent (0 only: the zero-sum game of the literature); ``stake`` theta, the share on player 1's
+    hand (None: the rules', 1/2).
 
     >>> BanqueRequest(preset="banqe")
     Traceback (most recent call last):
