@@ -321,6 +321,15 @@ def test_results_record_is_rewritten_byte_for_byte(capsys, tmp_path: Path) -> No
     assert manifest["command"] == "banque" and manifest["files"][name] == json.loads((RESULTS / "manifest.json").read_text())["files"][name]
 
 
+def test_out_writes_a_record_for_each_preset(capsys, tmp_path: Path) -> None:
+    """--out on a shoe: each preset's record is its JSON output, the README one row each."""
+    code, out, err = run(capsys, "banque", "--shoe", NO_NATURALS, "--out", str(tmp_path / "out"))
+    assert (code, out) == (0, f"wrote 4 files to {tmp_path / 'out'}\n") and len(err.splitlines()) == 2
+    for preset in PRESETS:
+        assert (tmp_path / "out" / f"{preset}-shoe.json").read_text() == solved_json(NO_NATURALS, preset)
+    assert (tmp_path / "out" / "README.md").read_text().count("shoe.json](") == 2
+
+
 def test_request_is_checked_once() -> None:
     """The library's request refuses what the command refuses, naming the parameter."""
     from exact_odds.errors import InputError
@@ -328,3 +337,17 @@ def test_request_is_checked_once() -> None:
     with pytest.raises(InputError, match="^decks: banque is solved from 1-8 decks or inf") as error:
         BanqueRequest(decks=True)
     assert error.value.parameter == "decks"
+
+
+def test_a_failing_certificate_is_no_answer(capsys, monkeypatch, tmp_path: Path) -> None:
+    """Were a certificate not to hold, the output says FAILS and the command exits 1; --out writes nothing."""
+    from exact_odds.games.banque import TeamCertificate
+
+    monkeypatch.setattr(TeamCertificate, "holds", property(lambda self: False))
+    code, out, err = run(capsys, "banque", "--shoe", NO_NATURALS)
+    assert code == 1 and "NOT EQUAL (FAILS)" in out
+    assert err == "baccarat-odds: error: the certificate of the cooperative solution does not hold (marked FAILS above): a defect, please report it\n"
+    code, out, err = run(capsys, "banque", "--shoe", NO_NATURALS, "--out", str(tmp_path / "out"))
+    assert (code, out, err.splitlines()[-1]) == (1, "", "baccarat-odds: error: banque_ethier_lee-shoe.json: the certificate "
+                                                        "of the cooperative solution does not hold: nothing written")
+    assert not (tmp_path / "out").exists() and list(tmp_path.iterdir()) == []

@@ -848,7 +848,7 @@ def banque(ctx: click.Context, /, preset: str | None, rules_file: str | None, de
     against two player hands, from 1-8 decks or the infinite deck. The players acting as one
     (correlated cooperative equilibrium) and every Nash equilibrium, each side's strategy and payoff,
     exact, with certificates anyone can recheck. docs/banque.md says what each model assumes."""
-    from ..commands.banque import DECKS, PRESETS, BanqueRequest, banque_files, document, run
+    from ..commands.banque import DECKS, PRESETS, BanqueRequest, Uncertified, banque_files, document, run, uncertified
     from ..core.rules import banque_rules_named
     from ..output.export import parse_deck_list
     from ..output.files import FolderTarget
@@ -871,13 +871,20 @@ def banque(ctx: click.Context, /, preset: str | None, rules_file: str | None, de
             raise InputError("--force is for --out (writing a folder)")
         if decks is not None and len(decks) > 1:
             raise InputError(f"--decks {deck_text}: give one deck count to print a solution (a list with --out)")
-        emit(render(document(run(ask(preset or PRESETS[0], decks[0] if decks else None))), fmt or "table"))
+        solution = run(ask(preset or PRESETS[0], decks[0] if decks else None))
+        emit(render(document(solution), fmt or "table"))
+        if uncertified(solution):
+            fail(f"error: the certificate of {' and '.join(uncertified(solution))} does not hold (marked FAILS above): a defect, please report it", 1)
         return
     if fmt is not None:
         raise InputError("--format is for the printed solution: --out writes JSON records and a Markdown summary")
-    requests = [ask(name, count) for name in ((preset or PRESETS[0],) if preset or rules else PRESETS) for count in decks or DECKS]
+    counts: Sequence[int | str | None] = decks or ([None] if given_options.shoe_spec else DECKS)
+    requests = [ask(name, count) for name in ((preset or PRESETS[0],) if preset or rules else PRESETS) for count in counts]
     with FolderTarget(out, force, "banque") as target:
-        files = banque_files(requests, progress=lambda text: click.echo(text, err=True))
+        try:
+            files = banque_files(requests, progress=lambda text: click.echo(text, err=True))
+        except Uncertified as error:
+            fail(f"error: {error}", 1)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n")
 

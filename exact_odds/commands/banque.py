@@ -42,6 +42,10 @@ ASSUMES = {
 """What each preset assumes of the players' information."""
 
 
+class Uncertified(RuntimeError):
+    """A solution whose certificate does not hold: a defect of the solver, never printed as an answer."""
+
+
 @dataclass(frozen=True, kw_only=True)
 class BanqueRequest:
     """One banque solution asked for: ``preset`` (a name of ``BANQUE_PRESETS``) or ``rules`` (a
@@ -111,6 +115,13 @@ def run(request: BanqueRequest) -> "BanqueSolution":
 
     decks = request.shoe or (request.decks if request.decks is not None else DEFAULT_DECKS.get(request.preset if request.rules is None else "", "inf"))
     return solve_banque(rules=request.rule_set, shoe=decks, stake=request.stake)
+
+
+def uncertified(solution: "BanqueSolution") -> list[str]:
+    """The solutions of ``solution`` whose certificate does not hold (none, unless the solver erred)."""
+    failed = [] if solution.cooperative.certificate.holds else ["the cooperative solution"]
+    return failed + [f"Nash equilibrium {number}" for number, found in enumerate(solution.nash.equilibria if solution.nash else (), 1)
+                     if not found.certificate.holds]
 
 
 def decimal(value: Any) -> str:
@@ -230,13 +241,17 @@ def document(solution: "BanqueSolution") -> Document:
 
 
 def banque_files(requests: Sequence[BanqueRequest], progress: Callable[[str], None] | None = None) -> dict[str, str]:
-    """Each request solved, as a JSON record named ``<preset>-decks-<decks>.json``, and a README;
-    ``progress`` hears each record's name and run time."""
+    """Each request solved, as a JSON record named ``<preset>-decks-<decks>.json`` (``<preset>-shoe.json``
+    for a shoe given by its composition; ``rules`` for a rules file's), and a README;
+    ``progress`` hears each record's name and run time. A solution whose certificate fails stops it
+    (:class:`Uncertified`): no folder is written with it."""
     files: dict[str, str] = {}
     for request in requests:
         started = time.perf_counter()
         solution = run(request)
-        name = f"{request.preset if request.rules is None else 'rules'}-decks-{solution.decks}.json"
+        name = f"{request.preset if request.rules is None else 'rules'}-" + ("shoe.json" if request.shoe else f"decks-{solution.decks}.json")
+        if uncertified(solution):
+            raise Uncertified(f"{name}: the certificate of {' and '.join(uncertified(solution))} does not hold: nothing written")
         files[name] = json_text(solution.to_dict())
         if progress is not None:
             progress(f"{name}: {time.perf_counter() - started:.1f} s")
