@@ -18,8 +18,8 @@ from exact_odds.output.export import CHEMIN, chemin_files, parse_deck_list
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BANQUE = "banque"
-"""results/banque/ is written by python -m exact_odds.output.banque_results, not by export (the banque
-command comes with issue 30); tests/test_banque.py rechecks its certificates."""
+"""results/banque/ is written by `baccarat-odds banque --out results/banque`, not by export;
+tests/test_banque.py rechecks its certificates."""
 
 
 def files_under(folder: Path) -> dict[str, bytes]:

@@ -970,6 +970,65 @@ def protect(ctx: click.Context, /, known: int | None, sorted: int | None, groups
         plot.write(figure(result))
 
 
+@cli.command()
+@click.option("--preset", metavar="NAME", help="The rule set (default banque_ethier_lee): player 2 choosing by "
+              "his own total (Ethier and Lee's simplifying assumption), or reading player 1's third card (banque).")
+@click.option("--rules", "rules_file", type=click.Path(dir_okay=False), help="A TOML file of banque rules instead of --preset.")
+@click.option("--decks", "deck_text", metavar="N", help="1-8 decks, or inf (with replacement); default the preset's (inf, or 6 for banque). "
+              "With --out a list (1-8, 1,2,6, inf; default 1-8 and inf).")
+@click.option("--stake", type=ExactNumber(), metavar="THETA", help="The share of the stakes on player 1's hand, strictly between 0 and 1 (default 1/2).")
+@click.option("--format", "fmt", type=click.Choice(["table", "markdown", "csv", "json", "latex", "html"]), help="Output format (default table).")
+@click.option("--out", metavar="DIR", help="Write the folder of solutions instead (a JSON record for each preset, or --preset, and each deck count, and a README).")
+@click.option("--force", is_flag=True, help="With --out: write into a folder that holds other files too (only banque's own files are replaced).")
+@shared("commission", "shoe_spec")
+@click.pass_context
+def banque(ctx: click.Context, /, preset: str | None, rules_file: str | None, deck_text: str | None, stake: Fraction | None, fmt: str | None,
+           out: str | None, force: bool, **local: Any) -> None:
+    """Baccara banque solved exactly as the three-person game of Ethier and Lee (2015): a banker
+    against two player hands, from 1-8 decks or the infinite deck. The players acting as one
+    (correlated cooperative equilibrium) and every Nash equilibrium, each side's strategy and payoff,
+    exact, with certificates anyone can recheck. docs/banque.md says what each model assumes."""
+    from ..commands.banque import DECKS, PRESETS, BanqueRequest, Uncertified, banque_files, document, run, uncertified
+    from ..core.rules import banque_rules_named
+    from ..output.export import parse_deck_list
+    from ..output.files import FolderTarget
+    from ..output.render import render
+
+    if ctx.find_root().params.get("decks") is not None:
+        raise InputError("--decks goes after `banque`, which reads its own: 1-8 or inf (a list with --out)")
+    given_options = options(ctx, **local)
+    if preset is not None and rules_file is not None:
+        raise InputError("give --preset or --rules, not both")
+    decks = parse_deck_list(deck_text) if deck_text is not None else None
+    rules = banque_rules_named(rules_file) if rules_file is not None else None
+
+    def ask(name: str, count: int | str | None) -> Any:
+        return BanqueRequest(preset=name, rules=rules, decks=count, shoe=given_options.shoe_spec, commission=given_options.commission or Fraction(0),
+                             stake=stake)
+
+    if out is None:
+        if force:
+            raise InputError("--force is for --out (writing a folder)")
+        if decks is not None and len(decks) > 1:
+            raise InputError(f"--decks {deck_text}: give one deck count to print a solution (a list with --out)")
+        solution = run(ask(preset or PRESETS[0], decks[0] if decks else None))
+        emit(render(document(solution), fmt or "table"))
+        if uncertified(solution):
+            fail(f"error: the certificate of {' and '.join(uncertified(solution))} does not hold (marked FAILS above): a defect, please report it", 1)
+        return
+    if fmt is not None:
+        raise InputError("--format is for the printed solution: --out writes JSON records and a Markdown summary")
+    counts: Sequence[int | str | None] = decks or ([None] if given_options.shoe_spec else DECKS)
+    requests = [ask(name, count) for name in ((preset or PRESETS[0],) if preset or rules else PRESETS) for count in counts]
+    with FolderTarget(out, force, "banque") as target:
+        try:
+            files = banque_files(requests, progress=lambda text: click.echo(text, err=True))
+        except Uncertified as error:
+            fail(f"error: {error}", 1)
+        target.write(files)
+    emit(f"wrote {len(files) + 1} files to {out}\n")
+
+
 def default_db() -> str:
     """Where sessions are kept by default: exact_odds/sessions.sqlite under the user's data folder."""
     data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
@@ -1036,6 +1095,7 @@ def reword(command: click.Command, name: str, text: str) -> None:
 
 
 reword(chemin_de_fer, "commission", "Commission on the banker's wins, percent (default 0: the zero-sum game).")
+reword(banque, "commission", "Commission on the banker's wins, percent: 0 (the default) only, as the game of the literature is zero-sum.")
 reword(chemin_de_fer, "rules", "A chemin de fer rule set instead of --model: a preset (chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) "
                                "or a TOML rules file with option points (C) for both sides.")
 

@@ -329,6 +329,74 @@ BANQUE_ETHIER_LEE = BanqueRules("Baccara banque, player 2 not reading player 1's
 (2015): player 2 chooses by his own total alone."""
 BANQUE_PRESETS = {"banque": BANQUE, "banque_ethier_lee": BANQUE_ETHIER_LEE}
 """The banque rule sets by name."""
+BANQUE_FIELDS = ("name", "naturals", "player", "banker", "second_sees_first", "stake")
+
+
+def banque_rules_toml(rules: BanqueRules) -> str:
+    """The banque rule set as a TOML file that :func:`load_banque_rules` reads back to the same rules."""
+    naturals = ", ".join(str(total) for total in sorted(rules.naturals))
+    return f'''# exact_odds banque rules. D draws, S stands, C is a choice; - marks a natural.
+name = "{rules.name}"
+naturals = [{naturals}]
+# by the hand's two-card total: 0 1 2 3 4 5 6 7 8 9
+player = "{' '.join(rules.player)}"
+banker = "{' '.join(rules.banker)}"
+second_sees_first = {str(rules.second_sees_first).lower()}   # player 2 reads player 1's third card
+stake = "{rules.stake}"                  # the share of the stakes on player 1's hand
+'''
+
+
+def load_banque_rules(text: str, origin: str) -> BanqueRules:
+    """Banque rules from the text of a TOML file (a rules file of another game is refused by its fields).
+
+    >>> load_banque_rules(banque_rules_toml(BANQUE_ETHIER_LEE), "lee.toml") == BANQUE_ETHIER_LEE
+    True
+    >>> load_banque_rules(rules_toml(PUNTO_BANCO), "pb.toml")
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: rules file pb.toml: not banque rules: unknown field 'banker_sees' (banque rules have name, naturals, player, banker, second_sees_first, stake)
+    """
+    try:
+        data = parse_toml(text)
+    except ValueError as error:  # tomllib.TOMLDecodeError
+        raise InputError(f"rules file {origin}: not valid TOML: {error}") from None
+    unknown = sorted(set(data) - set(BANQUE_FIELDS))
+    if unknown or "name" not in data:
+        problem = f"unknown field {unknown[0]!r}" if unknown else "no field 'name'"
+        raise InputError(f"rules file {origin}: not banque rules: {problem} (banque rules have {', '.join(BANQUE_FIELDS)})")
+    values: dict[str, object] = {}
+    for field in ("name", "player", "banker", "stake"):
+        if field in data and not isinstance(data[field], str):
+            raise InputError(f"rules file {origin}: {field}: expected a string, not {shown(data[field])}")
+    if "naturals" in data:
+        naturals = data["naturals"]
+        if not isinstance(naturals, list) or not all(isinstance(total, int) and not isinstance(total, bool) for total in naturals):
+            raise InputError(f"rules file {origin}: naturals: expected a list of totals such as [8, 9], not {shown(naturals)}")
+        values["naturals"] = frozenset(naturals)
+    if "second_sees_first" in data:
+        if not isinstance(data["second_sees_first"], bool):
+            raise InputError(f"rules file {origin}: second_sees_first: expected true or false, not {shown(data['second_sees_first'])}")
+        values["second_sees_first"] = data["second_sees_first"]
+    values.update({field: tuple(data[field].split()) for field in ("player", "banker") if field in data})
+    if "stake" in data:
+        values["stake"] = parse_exact(data["stake"], f"rules file {origin}: stake", "\"1/2\"")
+    if not data["name"].strip():
+        raise InputError(f"rules file {origin}: name: must not be empty")
+    try:
+        return BanqueRules(data["name"], **values)  # type: ignore[arg-type]
+    except RulesError as error:
+        raise RulesError(f"file {origin}", error.field, error.problem) from None
+
+
+def banque_rules_named(spec: str) -> BanqueRules:
+    """A banque preset by name, or the banque rules of a TOML file."""
+    if spec in BANQUE_PRESETS:
+        return BANQUE_PRESETS[spec]
+    try:
+        with open(spec, encoding="utf-8") as rules_file:
+            text = rules_file.read()
+    except (OSError, UnicodeDecodeError) as error:
+        raise InputError(f"cannot read rules file {spec!r}: {getattr(error, 'strerror', None) or error}") from None
+    return load_banque_rules(text, spec)
 
 
 class Presets(Mapping[str, DrawRules]):
