@@ -830,6 +830,77 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     emit(render_solution(solve(game, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
 
 
+@contextlib.contextmanager
+def ranges_progress(what: str) -> Any:
+    """A run in ranges told on stderr, one line rewritten, when it is a terminal: the share of the
+    work done and the time left at the rate so far (a :class:`~exact_odds.studies.ranges.Progress`
+    each time); None (nothing told) otherwise. The line is cleared at the end."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+
+    def tell(progress: Any) -> None:
+        eta = progress.eta
+        left = "" if eta is None else f", {int(eta) // 3600}:{int(eta) % 3600 // 60:02d}:{int(eta) % 60:02d} left"
+        share = progress.done / progress.total if progress.total else 1
+        sys.stderr.write(f"\r{what} {progress.label}: {100 * share:.1f}% ({progress.done:,} of {progress.total:,}){left}\x1b[K")
+        sys.stderr.flush()
+
+    try:
+        yield tell
+    finally:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+def workers_given(workers: int | None, scheduler: str | None) -> int | None:
+    """--workers as given, capped at the cores (with a note), and refused beside --scheduler."""
+    from ..studies.parallel import check_address, cores
+
+    if scheduler:
+        check_address(scheduler)
+        if workers is not None:
+            raise InputError("--workers sets local worker processes, and --scheduler runs the work on the cluster's workers: give one")
+    if workers is not None and workers > cores():
+        click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
+        return cores()
+    return workers
+
+
+@cli.command()
+@click.option("--cards-left", "cards_text", required=True, metavar="N|A-B|LIST",
+              help="Numbers of cards left: 18, a range 6-26, a list 18,26,34, or every k-th 18-50/8 (each from 6 to the shoe's size).")
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--workers", type=Count(1), help="Local worker processes (default: every core, as far as there are ranges to share).")
+@click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler, tcp://host:port (pip install 'exact_odds[cluster]').")
+@click.option("--resume", metavar="DIR", help="A results folder: each finished range is kept there, and a run killed resumes where it stopped.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw P(EV > 0) and E[max(0, EV)] against the cards left into this PNG.")
+@click.pass_context
+def depth(ctx: click.Context, /, cards_text: str, workers: int | None, scheduler: str | None, resume: str | None, fmt: str, plot_path: str | None,
+          **local: Any) -> None:
+    """Every bet's exact edge distribution with n cards left: over every composition of the n
+    cards (each weighted by how many n-subsets of the shoe hold it), the mean (the EV off the top,
+    checked), P(EV > 0), E[max(0, EV)], quantiles of EV, and the same for the best of the bets."""
+    from ..commands.depth import DepthRequest, document, run
+    from ..output.render import render
+    from ..studies.depth import DepthSettings, parse_cards_left
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    settings = DepthSettings(shoe=shoe, cards_left=parse_cards_left(cards_text), bets=tuple(bets), decisions=given_options.decisions(shoe))
+    request = DepthRequest(settings=settings, workers=workers_given(workers, scheduler), scheduler=scheduler, resume=resume)
+    plot = plot_target(plot_path)
+    with ranges_progress("depth") as progress:
+        study = run(request, progress)
+    emit(render(document(study), fmt) + "".join(f"Note: {note}\n" for note in notes if fmt == "table"))
+    if plot:
+        from ..output.plots import depth_figure
+
+        plot.write(depth_figure(study.curves()))
+
+
 def default_db() -> str:
     """Where sessions are kept by default: exact_odds/sessions.sqlite under the user's data folder."""
     data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
