@@ -901,6 +901,47 @@ def depth(ctx: click.Context, /, cards_text: str, workers: int | None, scheduler
         plot.write(depth_figure(study.curves()))
 
 
+@cli.command()
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--cut-card", "cut_card", type=int, required=True, metavar="C", help="Cards in front of the cut card: it comes out with card C + 1.")
+@click.option("--after-cut", "after_cut", type=int, default=1, show_default=True, metavar="K",
+              help="Coups dealt after the one in which the cut card comes out.")
+@BURN
+@click.option("--method", type=click.Choice(["exact", "simulated", "auto"]), default="auto", show_default=True,
+              help="exact: count every order of the shoe; simulated: deal --shoes shoes; auto: exact where it can count the shoe, else simulated.")
+@click.option("--shoes", type=Count(1, 10**9), help="Shoes the simulation deals (default 100,000).")
+@click.option("--seed", type=Count(0), help="The simulation's seed: shoe i is shuffled by (seed, i) (default 1).")
+@click.option("--workers", type=Count(1), help="Local worker processes of a simulation (default: every core, as far as there are ranges).")
+@click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler for a simulation, tcp://host:port (pip install 'exact_odds[cluster]').")
+@click.option("--resume", metavar="DIR", help="A results folder for a simulation: each finished range of shoes is kept there, and a run killed resumes where it stopped.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.pass_context
+def shoe(ctx: click.Context, /, cut_card: int, after_cut: int, burn: bool, method: str, shoes: int | None, seed: int | None, workers: int | None,
+         scheduler: str | None, resume: str | None, fmt: str, **local: Any) -> None:
+    """A whole shoe dealt to the cut card: the expected coups, each bet's hold per coup beside its
+    edge off the top (the cut-card effect), and what a player who sees every card and bets whenever
+    a bet is positive wins per shoe (perfect play), exactly or simulated with standard errors."""
+    from ..commands.shoe import ShoeRequest, document, run
+    from ..output.render import render
+    from ..studies.shoe import ShoeStudy
+
+    given_options = options(ctx, **local)
+    shoe_given = given_options.shoe()
+    bets, notes = given_options.bets(suits_known=shoe_given.knows_suits)
+    simulation = {name: value for name, value in (("shoes", shoes), ("seed", seed)) if value is not None}
+    study = ShoeStudy(shoe=shoe_given, cut_card=cut_card, bets=tuple(bets), decisions=given_options.decisions(shoe_given), after_cut=after_cut,
+                      burn=burn, method="simulated" if method == "auto" else method, **simulation)
+    request = ShoeRequest(study=study, auto=method == "auto", workers=workers_given(workers, scheduler), scheduler=scheduler, resume=resume)
+    if request.chosen.method == "exact" and simulation:
+        why = " (chosen by --method auto: give --method simulated to simulate)" if method == "auto" else ""
+        raise InputError(f"--{next(iter(simulation))} sets the simulation; the exact method{why} deals no shoes")
+    with ranges_progress("shoe") as progress:
+        odds = run(request, progress)
+    emit(render(document(odds, request.reason), fmt) + "".join(f"Note: {note}\n" for note in notes if fmt == "table"))
+    if odds.interrupted:
+        raise Interrupted
+
+
 def default_db() -> str:
     """Where sessions are kept by default: exact_odds/sessions.sqlite under the user's data folder."""
     data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
