@@ -148,7 +148,7 @@ def _simulated(request: ShoeRequest, progress: Callable[[Any], None] | None) -> 
     interrupted = False
     try:
         with executor_for(1 if request.scheduler else workers, request.scheduler) as pool:
-            run_tasks(weigh_shoes, tasks, merge, pool=pool, folder=folder, progress=progress, label="shoes")
+            run_tasks(weigh_shoes, tasks, merge, pool=pool, folder=folder, progress=progress, label="simulated")
     except KeyboardInterrupt:
         if not total.shoes:
             raise
