@@ -290,3 +290,47 @@ def test_a_folder_of_another_run_is_refused(run, tmp_path):
     assert (code, err) == (0, "")
     assert refusal(run, *SMALL, "--cut-card", "5", "--method", "simulated", "--shoes", "10", "--resume", str(folder)) == (
         f"--resume {str(folder)!r} holds the results of another run (its cut_card differs)")
+
+
+KILLED = """
+import sys, time
+from exact_odds.cli.commands import main
+from exact_odds.commands import shoe
+shoe.RANGE_SHOES = 10
+weigh = shoe.weigh_shoes
+def slowly(*arguments):
+    time.sleep(0.3)
+    return weigh(*arguments)
+shoe.weigh_shoes = slowly
+main(sys.argv[1:])
+"""
+
+
+def test_a_killed_run_resumes_to_the_same_bytes(run, tmp_path, monkeypatch):
+    """A process killed (SIGKILL) between ranges or while it writes one: nothing half-written, the rest dealt on resuming."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+    from pathlib import Path
+
+    monkeypatch.setattr(shoe_command, "RANGE_SHOES", 10)
+    arguments = ("shoe", *SIMULATED, "--shoes", "80", "--workers", "1", "--format", "json")
+    folder = tmp_path / "run"
+    killed = subprocess.Popen([sys.executable, "-c", KILLED, *arguments, "--resume", str(folder)], stdout=subprocess.DEVNULL,
+                              env={**os.environ, "PYTHONPATH": str(Path(shoe_command.__file__).parents[2])})
+    deadline = time.monotonic() + 120
+    while len(list(folder.glob("shoes-*.json"))) < 2 and time.monotonic() < deadline and killed.poll() is None:
+        time.sleep(0.05)
+    killed.send_signal(signal.SIGKILL)
+    killed.wait()
+    kept = len(list(folder.glob("shoes-*.json")))
+    assert 2 <= kept < 8
+    _, whole, _ = run(*arguments)
+    weigh = shoe_command.weigh_shoes
+    weighed: list[tuple[int, int]] = []
+    monkeypatch.setattr(shoe_command, "weigh_shoes", lambda study, first, last: weighed.append((first, last)) or weigh(study, first, last))
+    code, resumed, err = run(*arguments, "--resume", str(folder))
+    assert (code, err, resumed) == (0, "", whole)
+    assert len(weighed) == 8 - kept
