@@ -830,6 +830,64 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     emit(render_solution(solve(game, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
 
 
+def default_db() -> str:
+    """Where sessions are kept by default: exact_odds/sessions.sqlite under the user's data folder."""
+    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
+    return os.path.join(data, "exact_odds", "sessions.sqlite")
+
+
+@cli.command()
+@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; any but this machine's loopback needs a token.")
+@click.option("--port", type=Count(1, 65535), default=8000, show_default=True, help="Port to listen on.")
+@click.option("--db", metavar="FILE", help="The SQLite file of the sessions (default: sessions.sqlite in the user's data folder, exact_odds/).")
+@click.option("--token", metavar="TOKEN", envvar="BACCARAT_ODDS_TOKEN",
+              help="A token every request must carry (Authorization: Bearer TOKEN, or ?token= to open the page); "
+                   "one is made and printed once when another host than loopback is given without it. Also $BACCARAT_ODDS_TOKEN.")
+def serve(host: str, port: int, db: str | None, token: str | None) -> None:
+    """Serve the shoe tracker page at / and the JSON API at /api/v1 (its schema at /docs): live
+    sessions that follow a shoe card by card with every bet's exact edge, kept in SQLite so that
+    a server stopped at any moment loses no card it answered. Needs the serve extra
+    (pip install 'exact_odds[serve]')."""
+    import ipaddress
+    import secrets
+    import socket
+    import sqlite3
+
+    try:
+        import uvicorn
+
+        from ..serve.app import create_app
+    except ImportError:
+        raise InputError("serve needs the serve extra: pip install 'exact_odds[serve]' (FastAPI and uvicorn)") from None
+    if token is not None and not token.strip():
+        raise InputError("--token is empty: give a token, or leave it out")
+    try:
+        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
+    except ValueError:
+        loopback = False
+    made = token is None and not loopback
+    if made:
+        token = secrets.token_urlsafe(24)
+    path = db or default_db()
+    if db is None:
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+    try:
+        app = create_app(path, token)
+    except sqlite3.Error as error:
+        raise InputError(f"--db {path}: cannot open it as the sessions' SQLite file ({error})") from None
+    try:
+        with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
+            pass
+    except OSError as error:
+        raise InputError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
+    shown_host = f"[{host}]" if ":" in host else host
+    address = f"http://{shown_host}:{port}/"
+    click.echo(f"baccarat-odds serve: {address} (API at {address}docs; sessions in {path}; Ctrl-C stops)")
+    if made:
+        click.echo(f"token (printed once): {token}  open {address}?token={token}")
+    uvicorn.run(app, host=host, port=port, log_level="warning")
+
+
 @contextlib.contextmanager
 def ranges_progress(what: str) -> Any:
     """A run in ranges told on stderr, one line rewritten, when it is a terminal: the share of the
@@ -940,64 +998,6 @@ def shoe(ctx: click.Context, /, cut_card: int, after_cut: int, burn: bool, metho
     emit(render(document(odds, request.reason), fmt) + "".join(f"Note: {note}\n" for note in notes if fmt == "table"))
     if odds.interrupted:
         raise Interrupted
-
-
-def default_db() -> str:
-    """Where sessions are kept by default: exact_odds/sessions.sqlite under the user's data folder."""
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(data, "exact_odds", "sessions.sqlite")
-
-
-@cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; any but this machine's loopback needs a token.")
-@click.option("--port", type=Count(1, 65535), default=8000, show_default=True, help="Port to listen on.")
-@click.option("--db", metavar="FILE", help="The SQLite file of the sessions (default: sessions.sqlite in the user's data folder, exact_odds/).")
-@click.option("--token", metavar="TOKEN", envvar="BACCARAT_ODDS_TOKEN",
-              help="A token every request must carry (Authorization: Bearer TOKEN, or ?token= to open the page); "
-                   "one is made and printed once when another host than loopback is given without it. Also $BACCARAT_ODDS_TOKEN.")
-def serve(host: str, port: int, db: str | None, token: str | None) -> None:
-    """Serve the shoe tracker page at / and the JSON API at /api/v1 (its schema at /docs): live
-    sessions that follow a shoe card by card with every bet's exact edge, kept in SQLite so that
-    a server stopped at any moment loses no card it answered. Needs the serve extra
-    (pip install 'exact_odds[serve]')."""
-    import ipaddress
-    import secrets
-    import socket
-    import sqlite3
-
-    try:
-        import uvicorn
-
-        from ..serve.app import create_app
-    except ImportError:
-        raise InputError("serve needs the serve extra: pip install 'exact_odds[serve]' (FastAPI and uvicorn)") from None
-    if token is not None and not token.strip():
-        raise InputError("--token is empty: give a token, or leave it out")
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    made = token is None and not loopback
-    if made:
-        token = secrets.token_urlsafe(24)
-    path = db or default_db()
-    if db is None:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-    try:
-        app = create_app(path, token)
-    except sqlite3.Error as error:
-        raise InputError(f"--db {path}: cannot open it as the sessions' SQLite file ({error})") from None
-    try:
-        with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
-            pass
-    except OSError as error:
-        raise InputError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
-    shown_host = f"[{host}]" if ":" in host else host
-    address = f"http://{shown_host}:{port}/"
-    click.echo(f"baccarat-odds serve: {address} (API at {address}docs; sessions in {path}; Ctrl-C stops)")
-    if made:
-        click.echo(f"token (printed once): {token}  open {address}?token={token}")
-    uvicorn.run(app, host=host, port=port, log_level="warning")
 
 
 def reword(command: click.Command, name: str, text: str) -> None:
