@@ -157,10 +157,10 @@ def _simulated(request: ShoeRequest, progress: Callable[[Any], None] | None) -> 
 
 
 def _shown(figure: Any, percent: bool) -> str:
-    """A figure as the table shows it: percent (or units), with its standard error when simulated."""
-    scale, unit, digits = (100, "%", 4) if percent else (1, "", 6)
-    text = f"{scale * figure.value:.{digits}f}{unit}"
-    return text if figure.standard_error is None else f"{text} ± {scale * figure.standard_error:.{digits}f}{unit}"
+    """A figure as the table shows it: percent to 4 places (or units to 6 significant digits, a standard error to 3), with its standard error when simulated."""
+    spec, error_spec, scale, unit = (".4f", ".4f", 100, "%") if percent else (".6g", ".3g", 1, "")
+    text = f"{scale * figure.value:{spec}}{unit}"
+    return text if figure.standard_error is None else f"{text} ± {scale * figure.standard_error:{error_spec}}{unit}"
 
 
 def _heading(odds: ShoeOdds, reason: str) -> str:
