@@ -9,10 +9,12 @@ workers or a dask cluster, resumable from a results folder (:mod:`exact_odds.stu
 """
 
 import dataclasses
+import math
 import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from .. import __version__
@@ -157,10 +159,19 @@ def _simulated(request: ShoeRequest, progress: Callable[[Any], None] | None) -> 
 
 
 def _shown(figure: Any, percent: bool) -> str:
-    """A figure as the table shows it: percent to 4 places (or units to 6 significant digits, a standard error to 3), with its standard error when simulated."""
-    spec, error_spec, scale, unit = (".4f", ".4f", 100, "%") if percent else (".6g", ".3g", 1, "")
-    text = f"{scale * figure.value:{spec}}{unit}"
-    return text if figure.standard_error is None else f"{text} ± {scale * figure.standard_error:{error_spec}}{unit}"
+    """A figure as the table shows it, in percent or in units: exact to 4 places (percent) or 6
+    significant digits (units); simulated, to the place of its standard error's second significant digit.
+
+    >>> from exact_odds.studies.shoe import Figure
+    >>> _shown(Figure(None, -0.0105818, 0.00000071), True), _shown(Figure(None, 2.204, 0.0593), False), _shown(Figure.of(Fraction(5, 3)), False)
+    ('-1.058180% ± 0.000071%', '2.204 ± 0.059', '1.66667')
+    """
+    scale, unit = (100, "%") if percent else (1, "")
+    value, error = scale * figure.value, None if figure.standard_error is None else scale * figure.standard_error
+    if error is None:
+        return f"{value:.4f}{unit}" if percent else f"{value:.6g}"
+    places = max(4 if percent else 2, 1 - math.floor(math.log10(error))) if error > 0 else (4 if percent else 2)
+    return f"{value:.{places}f}{unit} ± {error:.{places}f}{unit}"
 
 
 def _heading(odds: ShoeOdds, reason: str) -> str:
