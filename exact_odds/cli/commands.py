@@ -1087,6 +1087,118 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)  # the event streams end
 
 
+@contextlib.contextmanager
+def ranges_progress(what: str) -> Any:
+    """A run in ranges told on stderr, one line rewritten, when it is a terminal: the share of the
+    work done and the time left at the rate so far (a :class:`~exact_odds.studies.ranges.Progress`
+    each time); None (nothing told) otherwise. The line is cleared at the end."""
+    if not sys.stderr.isatty():
+        yield None
+        return
+
+    def tell(progress: Any) -> None:
+        eta = progress.eta
+        left = "" if eta is None else f", {int(eta) // 3600}:{int(eta) % 3600 // 60:02d}:{int(eta) % 60:02d} left"
+        share = progress.done / progress.total if progress.total else 1
+        sys.stderr.write(f"\r{what} {progress.label}: {100 * share:.1f}% ({progress.done:,} of {progress.total:,}){left}\x1b[K")
+        sys.stderr.flush()
+
+    try:
+        yield tell
+    finally:
+        sys.stderr.write("\r\x1b[K")
+        sys.stderr.flush()
+
+
+def workers_given(workers: int | None, scheduler: str | None) -> int | None:
+    """--workers as given, capped at the cores (with a note), and refused beside --scheduler."""
+    from ..studies.parallel import check_address, cores
+
+    if scheduler:
+        check_address(scheduler)
+        if workers is not None:
+            raise InputError("--workers sets local worker processes, and --scheduler runs the work on the cluster's workers: give one")
+    if workers is not None and workers > cores():
+        click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
+        return cores()
+    return workers
+
+
+@cli.command()
+@click.option("--cards-left", "cards_text", required=True, metavar="N|A-B|LIST",
+              help="Numbers of cards left: 18, a range 6-26, a list 18,26,34, or every k-th 18-50/8 (each from 6 to the shoe's size).")
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--workers", type=Count(1), help="Local worker processes (default: every core, as far as there are ranges to share).")
+@click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler, tcp://host:port (pip install 'exact_odds[cluster]').")
+@click.option("--resume", metavar="DIR", help="A results folder: each finished range is kept there, and a run killed resumes where it stopped.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.option("--plot", "plot_path", type=click.Path(dir_okay=False), help="Also draw P(EV > 0) and E[max(0, EV)] against the cards left into this PNG.")
+@click.pass_context
+def depth(ctx: click.Context, /, cards_text: str, workers: int | None, scheduler: str | None, resume: str | None, fmt: str, plot_path: str | None,
+          **local: Any) -> None:
+    """Every bet's exact edge distribution with n cards left: over every composition of the n
+    cards (each weighted by how many n-subsets of the shoe hold it), the mean (the EV off the top,
+    checked), P(EV > 0), E[max(0, EV)], quantiles of EV, and the same for the best of the bets."""
+    from ..commands.depth import DepthRequest, document, run
+    from ..output.render import render
+    from ..studies.depth import DepthSettings, parse_cards_left
+
+    given_options = options(ctx, **local)
+    shoe = given_options.shoe()
+    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    settings = DepthSettings(shoe=shoe, cards_left=parse_cards_left(cards_text), bets=tuple(bets), decisions=given_options.decisions(shoe))
+    request = DepthRequest(settings=settings, workers=workers_given(workers, scheduler), scheduler=scheduler, resume=resume)
+    plot = plot_target(plot_path)
+    with ranges_progress("depth") as progress:
+        study = run(request, progress)
+    emit(render(document(study), fmt) + "".join(f"Note: {note}\n" for note in notes if fmt == "table"))
+    if plot:
+        from ..output.plots import depth_figure
+
+        plot.write(depth_figure(study.curves()))
+
+
+@cli.command()
+@shared("shoe", "rules", "pays", "bets", "bets_file")
+@click.option("--cut-card", "cut_card", type=int, required=True, metavar="C", help="Cards in front of the cut card: it comes out with card C + 1.")
+@click.option("--after-cut", "after_cut", type=int, default=1, show_default=True, metavar="K",
+              help="Coups dealt after the one in which the cut card comes out.")
+@BURN
+@click.option("--method", type=click.Choice(["exact", "simulated", "auto"]), default="auto", show_default=True,
+              help="exact: count every order of the shoe; simulated: deal --shoes shoes; auto: exact where it can count the shoe, else simulated.")
+@click.option("--shoes", type=Count(1, 10**9), help="Shoes the simulation deals (default 100,000).")
+@click.option("--seed", type=Count(0), help="The simulation's seed: shoe i is shuffled by (seed, i) (default 1).")
+@click.option("--workers", type=Count(1), help="Local worker processes of a simulation (default: every core, as far as there are ranges).")
+@click.option("--scheduler", metavar="ADDRESS", help="A dask.distributed scheduler for a simulation, tcp://host:port (pip install 'exact_odds[cluster]').")
+@click.option("--resume", metavar="DIR", help="A results folder for a simulation: each finished range of shoes is kept there, and a run killed resumes where it stopped.")
+@click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
+@click.pass_context
+def shoe(ctx: click.Context, /, cut_card: int, after_cut: int, burn: bool, method: str, shoes: int | None, seed: int | None, workers: int | None,
+         scheduler: str | None, resume: str | None, fmt: str, **local: Any) -> None:
+    """A whole shoe dealt to the cut card: the expected coups, each bet's hold per coup beside its
+    edge off the top (the cut-card effect), and what a player who sees every card and bets whenever
+    a bet is positive wins per shoe (perfect play), exactly or simulated with standard errors."""
+    from ..commands.shoe import ShoeRequest, document, run
+    from ..output.render import render
+    from ..studies.shoe import ShoeStudy
+
+    given_options = options(ctx, **local)
+    shoe_given = given_options.shoe()
+    bets, notes = given_options.bets(suits_known=shoe_given.knows_suits)
+    simulation = {name: value for name, value in (("shoes", shoes), ("seed", seed)) if value is not None}
+    study = ShoeStudy(shoe=shoe_given, cut_card=cut_card, bets=tuple(bets), decisions=given_options.decisions(shoe_given), after_cut=after_cut,
+                      burn=burn, method="simulated" if method == "auto" else method, **simulation)
+    request = ShoeRequest(study=study, auto=method == "auto", workers=workers_given(workers, scheduler), scheduler=scheduler, resume=resume)
+    if request.chosen.method == "exact" and simulation:
+        why = " (chosen by --method auto: give --method simulated to simulate)" if method == "auto" else ""
+        raise InputError(f"--{next(iter(simulation))} sets the simulation; the exact method{why} deals no shoes")
+    with ranges_progress("shoe") as progress:
+        odds = run(request, progress)
+    emit(render(document(odds, request.reason), fmt) + "".join(f"Note: {note}\n" for note in notes if fmt == "table"))
+    if odds.interrupted:
+        raise Interrupted
+
+
 def reword(command: click.Command, name: str, text: str) -> None:
     """Give one command's copy of a shared option a help of its own."""
     for param in command.params:
