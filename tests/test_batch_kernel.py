@@ -19,7 +19,8 @@ from exact_odds.engine.batch import MAX_COUNT, _projection, batch_expectations, 
 from exact_odds.engine.distribution import FLOAT_EXACT
 from exact_odds.engine.kernel import INT64_BOUND, INT128_BOUND, Entries, Pays, weigh, weigh_counts
 from exact_odds.engine.store import coup_table
-from exact_odds.engine.tables import card_table, tracked_key
+from exact_odds.engine.coup_table import card_table
+from exact_odds.engine.tables import tracked_key
 from exact_odds.errors import InputError
 from oracles import by_python
 

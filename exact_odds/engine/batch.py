@@ -207,7 +207,7 @@ kernel (a few thousand multisets), the others in closed form where they allow it
 
 
 def draws_of_classes(tracked: Tracked) -> int:
-    """The rows of the table of first cards :func:`~exact_odds.engine.tables.card_table` builds."""
+    """The rows of the table of first cards :func:`~exact_odds.engine.coup_table.card_table` builds."""
     fine = Granularity.VALUE
     for _, level in tracked:
         fine = fine.join(level)

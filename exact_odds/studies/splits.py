@@ -52,7 +52,8 @@ from ..core.features import (
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.distribution import INT64_SAFE, draws
-from ..engine.tables import _shoe_sequences, class_columns, coup_class
+from ..engine.sequences import _shoe_sequences
+from ..engine.tables import class_columns, coup_class
 
 CARDS = 6
 """The cards of a coup's sequence."""
