@@ -15,8 +15,8 @@ from ..core.features import SIDES, Array, Columns, Partition, counted_truth, cou
 from ..core.policy import Decisions
 from ..errors import InputError
 from .distribution import FLOAT_EXACT, INT64_SAFE
-from .sequences import _value_sequences
-from .tables import FACTORS, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Table, Tracked, _factor_indices, coup_class
+from .sequences import value_sequences
+from .tables import FACTORS, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Table, Tracked, coup_class, factor_indices
 
 
 def counted_partition(counted: Tracked) -> Partition:
@@ -106,7 +106,7 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
         truths[index, list(partition.labels)] = counted_truth(key)
     codes = (4 ** np.arange(len(counted), dtype=np.int64)) @ truths  # a class's packed truths: counts of up to 3 cards never carry
     splits = [_Splits.of(np.flatnonzero(partition.values == value), codes[partition.values == value]) for value in range(10)]
-    narrow, weights = _value_sequences(decisions)
+    narrow, weights = value_sequences(decisions)
     values = narrow.astype(np.int64)
     if decisions.scale**2 * MAX_ORDERINGS * MAX_ORDERINGS >= INT64_SAFE:  # weights times orderings: Python integers
         weights = weights.astype(object)
@@ -257,7 +257,7 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
     representatives = representatives[held_events]
     event_columns = Columns({name: column[representatives] for name, column in columns.items()}, columns.levels)
     return Table(partition, partition.classes, MAX_CARDS, decisions.scale**2, event_columns, multisets,
-                 _factor_indices(multisets, partition, partition.classes, MAX_CARDS), entry_multiset, entry_row.ravel(), entry_weight)
+                 factor_indices(multisets, partition, partition.classes, MAX_CARDS), entry_multiset, entry_row.ravel(), entry_weight)
 
 
 def _position(reach: list[Array], cards: Array, code: Array) -> Array:

@@ -28,9 +28,9 @@ from ..core.policy import Decisions
 from ..errors import InputError
 from .counted import counted_table
 from .distribution import INT64_SAFE
-from .sequences import _label_of, _read, _shoe_sequences
-from .tables import (ABSENT, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Support, Table, Tracked, _collect, _pack, _present, class_columns,
-                     coup_class, tracked_key)
+from .sequences import label_of, read_positions, shoe_sequences
+from .tables import (ABSENT, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Support, Table, Tracked, class_columns, collect, coup_class, pack,
+                     present_classes, tracked_key)
 
 
 def _refine(cards: Array, weights: Array, read: Array, fine: Granularity, support: Support = None) -> tuple[Array, Array, Array, Array]:
@@ -39,7 +39,7 @@ def _refine(cards: Array, weights: Array, read: Array, fine: Granularity, suppor
     tracked cards (-1 elsewhere), the weights, and the sequence each came from."""
     labels = np.full(cards.shape, NOT_DEALT, dtype=np.int64)
     origin = np.arange(len(weights))
-    present = _present(card_labels(fine), fine.classes, support)
+    present = present_classes(card_labels(fine), fine.classes, support)
     by_value = [np.flatnonzero((np.asarray(class_values(fine)) == value) & present) for value in range(10)]
     widths = np.array([len(classes) for classes in by_value] + [1])
     table = np.full((11, widths.max()), NOT_DEALT)
@@ -74,23 +74,23 @@ def build_coup_table(decisions: Decisions, tracked: Tracked = (), support: Suppo
     if counted:
         tracked = tracked_key(split_counted(dict(tracked))[0])
     keys = [key for key, _ in tracked]
-    narrow, shoe_cards, weights = _shoe_sequences(decisions, tuple(POSITIONS_OF[key][0] for key in keys if key in LATE_POSITIONS))
+    narrow, shoe_cards, weights = shoe_sequences(decisions, tuple(POSITIONS_OF[key][0] for key in keys if key in LATE_POSITIONS))
     values, cards = narrow.astype(np.int64), shoe_cards.astype(np.int64)
     if decisions.scale**2 * MAX_ORDERINGS >= INT64_SAFE:  # the sums of a multiset's orderings: Python integers
         weights = weights.astype(object)
     if support is not None:
-        held = _present(np.asarray(POINT_VALUES)[np.arange(52) // 4], 10, support)
+        held = present_classes(np.asarray(POINT_VALUES)[np.arange(52) // 4], 10, support)
         keep = np.all(held[cards] | (cards < 0), axis=0)
         values, cards, weights = values[:, keep], cards[:, keep], weights[keep]
     fine = Granularity.VALUE
     for _, level in tracked:
         fine = fine.join(level)
     refined = fine.classes if tracked else 0
-    cards, labels, weights, origin = _refine(cards, weights, _read(keys, values), fine, support)
+    cards, labels, weights, origin = _refine(cards, weights, read_positions(keys, values), fine, support)
     values = values[:, origin]
     row_code = coup_class(values)
     for key, level in tracked:
-        row_code = row_code * 64 + relabel(_label_of(key, labels, values[4], values[5]), fine, level) + 1
+        row_code = row_code * 64 + relabel(label_of(key, labels, values[4], values[5]), fine, level) + 1
     ids = np.where(labels >= 0, labels, np.where(cards >= 0, cards + refined, ABSENT))  # class ids (module docstring)
     rows, row_index = np.unique(row_code, return_inverse=True)
     codes = rows.copy()
@@ -104,7 +104,7 @@ def build_coup_table(decisions: Decisions, tracked: Tracked = (), support: Suppo
         columns.update(card_columns(key, level, key_label))
     if counted:
         add_counted(columns, counted)
-    return _collect(Partition.of(fine), refined, MAX_CARDS, decisions.scale**2, columns, row_index, _pack(ids), weights)
+    return collect(Partition.of(fine), refined, MAX_CARDS, decisions.scale**2, columns, row_index, pack(ids), weights)
 
 
 def card_partition_of(tracked: Tracked) -> Partition:
@@ -139,4 +139,4 @@ def card_table(tracked: Tracked, partition: Partition | None = None) -> Table:
         columns.update(card_columns(slot, Granularity.CARD, cards[label]))
     if not tracked:
         columns["rows"] = np.zeros(1, dtype=np.int64)
-    return _collect(partition, classes, len(tracked), 1, columns, np.arange(labels.shape[1]), _pack(ids), np.ones(labels.shape[1], dtype=np.int64))
+    return collect(partition, classes, len(tracked), 1, columns, np.arange(labels.shape[1]), pack(ids), np.ones(labels.shape[1], dtype=np.int64))

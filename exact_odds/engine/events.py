@@ -18,7 +18,7 @@ from ..bets.bets import Bet, settlement
 from .distribution import FLOAT_EXACT
 from ..core.features import Array, Columns
 from .kernel import Entries, weigh
-from .tables import ABSENT, MAX_CARDS, Table, _factor_indices
+from .tables import ABSENT, MAX_CARDS, Table, factor_indices
 
 
 @dataclass(frozen=True, eq=False)
@@ -125,7 +125,7 @@ def coarsened(table: Table, entries: Entries) -> Entries:
     for position in range(MAX_CARDS):
         held = ids[first, position] != ABSENT
         np.add.at(counts, (np.flatnonzero(held), ids[first, position][held]), 1)
-    return Entries(_factor_indices(counts, table.partition, refined, table.depth), multiset.ravel(), event, weight, entries.targets)
+    return Entries(factor_indices(counts, table.partition, refined, table.depth), multiset.ravel(), event, weight, entries.targets)
 
 
 def _ids(counts: Array) -> Array:

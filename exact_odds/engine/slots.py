@@ -28,7 +28,7 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe, gather
 from ..errors import InputError
 from .distribution import FLOAT_EXACT, INT64_SAFE, Distribution, draws
-from .sequences import _label_of, _read, _shoe_sequences
+from .sequences import label_of, read_positions, shoe_sequences
 from .tables import FACTORS, MAX_CARDS, class_columns, coup_class
 
 
@@ -192,13 +192,13 @@ def slot_distribution(shoe: Shoe, decisions: Decisions, tracked: Levels, faces: 
     size, replace, scale = sum(value_counts), shoe.with_replacement, decisions.scale**2
     total = draws(size, MAX_CARDS, replace) * scale
     kind: Any = np.int64 if size**MAX_CARDS * scale < INT64_SAFE else object  # bounds every count and every partial product below
-    narrow, cards, weights = _shoe_sequences(decisions, tuple(POSITIONS_OF[key][0] for key in keys if key in LATE_POSITIONS))
+    narrow, cards, weights = shoe_sequences(decisions, tuple(POSITIONS_OF[key][0] for key in keys if key in LATE_POSITIONS))
     holds = np.append(np.asarray(value_counts) > 0, True)  # (the last for no card)
     if not holds.all():  # only the coups the shoe's values can make
         possible = holds[cards].all(axis=0)
         narrow, cards, weights = narrow[:, possible], cards[:, possible], weights[possible]
     values = narrow.astype(np.int64)
-    read = _read(keys, values)
+    read = read_positions(keys, values)
     held = np.where(read, cards, np.int8(NOT_DEALT))[positions]  # the cards read, by position (in bytes: a million coups)
     rest = np.where(read, np.int8(NOT_DEALT), cards)
     available = np.asarray(value_counts, dtype=kind)
@@ -241,7 +241,7 @@ def slot_distribution(shoe: Shoe, decisions: Decisions, tracked: Levels, faces: 
     row_of = np.zeros(MAX_CARDS, dtype=np.int64)
     row_of[positions] = np.arange(len(positions))
     for key in keys:
-        label = _label_of(key, labels, klass // 11 % 11 - 1, klass % 11 - 1, row_of)
+        label = label_of(key, labels, klass // 11 % 11 - 1, klass % 11 - 1, row_of)
         position = POSITIONS_OF[key][0]
         level, mark = levels[position], marks[positions.index(position)]
         columns.update(_mark_columns(key, level, label) if mark else card_columns(key, level, label))

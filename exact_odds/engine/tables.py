@@ -116,7 +116,7 @@ class Table:
     def factor_vectors(self, counts: Any, with_replacement: bool = False) -> Array:
         """Per shoe (rows of ``counts``: the shoes' counts of the refined classes, or of the ten values
         when nothing is refined), every linear factor a multiset's weight may use, laid out as
-        :func:`_factor_indices` indexes them: c_j - i for refined classes, c_v - t - i for values,
+        :func:`factor_indices` indexes them: c_j - i for refined classes, c_v - t - i for values,
         N - n - i for unused cards (no subtraction with replacement), then 1. Each is at most N: int64
         while every N is below 2^63, else Python integers (which the kernel weighs exactly)."""
         counts = exact_counts(counts)
@@ -170,7 +170,7 @@ class Table:
         return Distribution(columns, counts, total, self.depth, self.scale, settlements)
 
 
-def _pack(ids: Array) -> Array:
+def pack(ids: Array) -> Array:
     """Sorted class ids of up to six cards per column, packed six bits each."""
     ordered = np.sort(ids, axis=0)
     packed = np.zeros(ids.shape[1], dtype=np.int64)
@@ -179,7 +179,7 @@ def _pack(ids: Array) -> Array:
     return packed
 
 
-def _unpack(packed: Array, classes: int) -> Array:
+def unpack(packed: Array, classes: int) -> Array:
     """Class counts (M, classes) of packed multiset keys."""
     multisets = np.zeros((len(packed), classes), dtype=np.int64)
     for shift in range(MAX_CARDS):
@@ -199,7 +199,7 @@ FACTOR_ROWS = 1 << 16
 """Multisets whose factor indices are found at once."""
 
 
-def _factor_indices(multisets: Array, partition: Partition, refined: int, depth: int) -> Array:
+def factor_indices(multisets: Array, partition: Partition, refined: int, depth: int) -> Array:
     """:func:`_factor_runs` of the multisets, a block of rows at a time (its temporaries stay small)."""
     if len(multisets) <= FACTOR_ROWS:
         return _factor_runs(multisets, partition, refined, depth)
@@ -270,7 +270,7 @@ def table_from_arrays(partition: Partition, refined: int, depth: int, scale: int
     if len(weight) and (min(entry_multiset.min(), entry_row.min(), multisets.min(), weight.min()) < 0 or entry_multiset.max() >= len(multisets)
                         or entry_row.max() >= rows.pop() or (multisets.sum(axis=1, dtype=np.int64) > depth).any()):
         return None
-    present = _present(np.asarray(partition.labels), partition.classes, support) if refined else np.ones(10, dtype=bool)
+    present = present_classes(np.asarray(partition.labels), partition.classes, support) if refined else np.ones(10, dtype=bool)
     classes = int(present.sum())
     per_value = np.asarray([int((present & (partition.values == value)).sum()) for value in range(10)]) if refined else np.ones(10, dtype=np.int64)
     unrefined = multisets[:, refined:].astype(np.int64)
@@ -283,11 +283,11 @@ def table_from_arrays(partition: Partition, refined: int, depth: int, scale: int
         covered += (int(low[chosen].sum()) + (int(high[chosen].sum()) << 31)) * each
     if covered != classes**depth * scale:
         return None
-    return Table(partition, refined, depth, scale, columns, multisets.astype(np.int8), _factor_indices(multisets, partition, refined, depth),
+    return Table(partition, refined, depth, scale, columns, multisets.astype(np.int8), factor_indices(multisets, partition, refined, depth),
                  entry_multiset, entry_row, weight)
 
 
-def _collect(partition: Partition, refined: int, depth: int, scale: int, columns: Columns, row_index: Array, multiset_keys: Array,
+def collect(partition: Partition, refined: int, depth: int, scale: int, columns: Columns, row_index: Array, multiset_keys: Array,
              weights: Array) -> Table:
     """A table from its sequences: each sequence's row, packed multiset key and weight."""
     keys, multiset_index = np.unique(multiset_keys, return_inverse=True)
@@ -295,8 +295,8 @@ def _collect(partition: Partition, refined: int, depth: int, scale: int, columns
     summed = np.zeros(len(entries), dtype=weights.dtype)
     np.add.at(summed, entry_index, weights)
     entry_row, entry_multiset = np.divmod(entries, len(keys))
-    multisets = _unpack(keys, refined + 10)
-    return Table(partition, refined, depth, scale, columns, multisets, _factor_indices(multisets, partition, refined, depth),
+    multisets = unpack(keys, refined + 10)
+    return Table(partition, refined, depth, scale, columns, multisets, factor_indices(multisets, partition, refined, depth),
                  entry_multiset, entry_row, summed)
 
 
@@ -306,7 +306,7 @@ def shoe_support(shoe: Shoe) -> Support:
     return None if all(held) else tuple(count > 0 for count in held)
 
 
-def _present(labels: Array, classes: int, support: Support) -> Array:
+def present_classes(labels: Array, classes: int, support: Support) -> Array:
     """Which classes (of cards labelled ``labels``) hold a card of the support."""
     present = np.zeros(classes, dtype=bool)
     present[np.asarray(labels)[np.asarray(support if support is not None else (True,) * 52)]] = True

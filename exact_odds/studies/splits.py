@@ -52,7 +52,7 @@ from ..core.features import (
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.distribution import INT64_SAFE, draws
-from ..engine.sequences import _shoe_sequences
+from ..engine.sequences import shoe_sequences
 from ..engine.tables import class_columns, coup_class
 
 CARDS = 6
@@ -79,7 +79,7 @@ def _value_rows(decisions: Decisions) -> tuple[Columns, Array, Array]:
     """Every coup over point values with its fifth and sixth cards filled in (each full sequence of
     six values, once per pure choice of a mixed policy): its features at the value level (every
     slot and shoe position tracked), its index among the 10^6 sequences, and its weight."""
-    values, cards, weights = _shoe_sequences(decisions, (4, 5))
+    values, cards, weights = shoe_sequences(decisions, (4, 5))
     wide = values.astype(np.int64)
     columns = class_columns(coup_class(wide), decisions)
     for slot, row in zip(SLOTS, wide):
