@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .cards import POINT_VALUES, SUITS
-from .coup import NOT_DEALT as NOT_DEALT, OUTCOMES as OUTCOMES, winner_index
+from .coup import NOT_DEALT as NOT_DEALT, OUTCOMES as OUTCOMES, two_card_total, winner_index
 from .shoe import Shoe, class_counts
 
 Array = npt.NDArray[Any]
@@ -349,6 +349,34 @@ def coup_columns(player_two: Iterable[int] | Array, banker_two: Iterable[int] | 
     # Every value lies in -1 .. 9: one byte each (a table of a million coups keeps 14 MB, not 112;
     # conditions widen before arithmetic)
     return Columns({name: column.astype(np.int8) for name, column in columns.items()})
+
+
+COUP_CLASSES = 12_100
+"""Every coup class has a code below this (:func:`coup_class`): 10 x 10 two-card totals, 11 x 11
+third cards (a value, or none)."""
+
+
+def coup_class(values: Array) -> Array:
+    """The class of each coup given by slot (rows of :data:`SLOTS`, -1: not dealt) as one code below
+    :data:`COUP_CLASSES`: its two-card totals and third cards, which :func:`class_parts` reads back.
+
+    >>> code = coup_class(np.array([[3, 8], [9, 0], [4, 0], [0, 8], [5, -1], [-1, -1]]))
+    >>> [part.tolist() for part in class_parts(code)]
+    [[7, 8], [9, 8], [5, -1], [-1, -1]]
+    """
+    code: Array = ((two_card_total(values, 0) * 10 + two_card_total(values, 1)) * 11 + values[4] + 1) * 11 + values[5] + 1
+    return code
+
+
+def class_parts(code: Array) -> tuple[Array, Array, Array, Array]:
+    """The player's and the banker's two-card totals and third cards (-1: none) of coup classes
+    (codes of :func:`coup_class`)."""
+    return code // 1210, code // 121 % 10, code // 11 % 11 - 1, code % 11 - 1
+
+
+def class_columns(code: Array, naturals: Iterable[int]) -> Columns:
+    """The coup features of coup classes (codes of :func:`coup_class`)."""
+    return coup_columns(*class_parts(code), naturals)
 
 
 def card_columns(slot: str, level: Granularity, labels: Iterable[int] | Array) -> dict[str, Array]:

@@ -11,12 +11,12 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.cards import POINT_VALUES
-from ..core.features import SIDES, Array, Columns, Partition, counted_truth, coup_columns
+from ..core.features import COUP_CLASSES, SIDES, Array, Columns, Partition, class_parts, counted_truth, coup_class, coup_columns
 from ..core.policy import Decisions
 from ..errors import InputError
 from .distribution import FLOAT_EXACT, INT64_SAFE
 from .sequences import value_sequences
-from .tables import FACTORS, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Table, Tracked, coup_class, factor_indices
+from .tables import FACTORS, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Table, Tracked, factor_indices
 
 
 def counted_partition(counted: Tracked) -> Partition:
@@ -111,11 +111,11 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
     if decisions.scale**2 * MAX_ORDERINGS * MAX_ORDERINGS >= INT64_SAFE:  # weights times orderings: Python integers
         weights = weights.astype(object)
     klass = coup_class(values)
-    present = np.zeros(12100, dtype=bool)  # coup classes by code (two-card totals, third cards): a dense map, not a sort
+    present = np.zeros(COUP_CLASSES, dtype=bool)  # coup classes by code: a dense map, not a sort
     present[klass] = True
     coups = np.flatnonzero(present)
     coup_of = np.cumsum(present)[klass] - 1
-    keys = np.stack([coups // 1210, coups // 121 % 10, coups // 11 % 11 - 1, coups % 11 - 1])
+    keys = np.stack(class_parts(coups))
     cards = np.stack([2 + (keys[2] >= 0), 2 + (keys[3] >= 0)])  # (sides, coups)
     reach = [np.zeros(1, dtype=np.int64)]  # the packed counts n cards of a hand can hold
     for _ in range(3):

@@ -19,7 +19,9 @@ from ..core.features import (
     add_counted,
     card_columns,
     card_labels,
+    class_columns,
     class_values,
+    coup_class,
     relabel,
     split_counted,
 )
@@ -29,7 +31,7 @@ from ..errors import InputError
 from .counted import counted_table
 from .distribution import INT64_SAFE
 from .sequences import label_of, read_positions, shoe_sequences
-from .tables import (ABSENT, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Support, Table, Tracked, class_columns, collect, coup_class, pack,
+from .tables import (ABSENT, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Support, Table, Tracked, collect, pack,
                      present_classes, tracked_key)
 
 
@@ -98,7 +100,7 @@ def build_coup_table(decisions: Decisions, tracked: Tracked = (), support: Suppo
     for key, level in reversed(tracked):
         key_labels.append((key, level, codes % 64 - 1))
         codes //= 64
-    columns = class_columns(codes, decisions)
+    columns = class_columns(codes, decisions.rules.naturals)
     for key, level, key_label in reversed(key_labels):
         columns.levels[key] = level
         columns.update(card_columns(key, level, key_label))

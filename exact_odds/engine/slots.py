@@ -19,7 +19,10 @@ from ..core.features import (
     Granularity,
     Levels,
     card_columns,
+    class_columns,
+    class_parts,
     class_values,
+    coup_class,
     label_map,
     representatives,
     shoe_counts,
@@ -29,7 +32,7 @@ from ..core.shoe import Shoe, gather
 from ..errors import InputError
 from .distribution import FLOAT_EXACT, INT64_SAFE, Distribution, draws
 from .sequences import label_of, read_positions, shoe_sequences
-from .tables import FACTORS, MAX_CARDS, class_columns, coup_class
+from .tables import FACTORS, MAX_CARDS
 
 
 MAX_SLOT_ROWS = 8_000_000
@@ -236,12 +239,13 @@ def slot_distribution(shoe: Shoe, decisions: Decisions, tracked: Levels, faces: 
         pattern_of, labels, ways = _slot_classes(shoe, patterns, keys, [label_map(fine, levels[position]) for position in positions], fine)
         summed = _expanded(rows // radix, row_pattern.ravel(), row_counts, pattern_of, labels, ways.astype(kind), keys, len(patterns))
     klass, labels, counts = summed
-    columns = class_columns(klass, decisions)
+    columns = class_columns(klass, decisions.rules.naturals)
+    _, _, player_third, banker_third = class_parts(klass)
     columns.levels.update(tracked)
     row_of = np.zeros(MAX_CARDS, dtype=np.int64)
     row_of[positions] = np.arange(len(positions))
     for key in keys:
-        label = label_of(key, labels, klass // 11 % 11 - 1, klass % 11 - 1, row_of)
+        label = label_of(key, labels, player_third, banker_third, row_of)
         position = POSITIONS_OF[key][0]
         level, mark = levels[position], marks[positions.index(position)]
         columns.update(_mark_columns(key, level, label) if mark else card_columns(key, level, label))

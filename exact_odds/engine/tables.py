@@ -43,10 +43,8 @@ from ..core.features import (
     Columns,
     Granularity,
     Partition,
-    coup_columns,
     shoe_counts,
 )
-from ..core.policy import Decisions
 from ..core.shoe import Shoe
 
 MAX_CARDS = 6
@@ -71,18 +69,6 @@ the classes no card of it falls in: the same counts for that shoe, a smaller tab
 def tracked_key(levels: dict[str, Granularity]) -> Tracked:
     """The tracked slots and positions in order, then the counted predicates in order: hashable."""
     return tuple((key, levels[key]) for key in TRACKED_CARDS if key in levels) + tuple(sorted((key, level) for key, level in levels.items() if key.startswith(COUNTED)))
-
-
-def coup_class(values: Array) -> Array:
-    """The class of each coup given by slot (rows of :data:`~exact_odds.core.features.SLOTS`, -1:
-    not dealt), as one code: its two-card totals and third cards (below 12,100)."""
-    code: Array = ((((values[0] + values[2]) % 10) * 10 + (values[1] + values[3]) % 10) * 11 + values[4] + 1) * 11 + values[5] + 1
-    return code
-
-
-def class_columns(code: Array, decisions: Decisions) -> Columns:
-    """The coup features of coup classes (:func:`coup_class`)."""
-    return coup_columns(code // 1210, code // 121 % 10, code // 11 % 11 - 1, code % 11 - 1, decisions.rules.naturals)
 
 
 @dataclass(frozen=True, eq=False)

@@ -46,14 +46,15 @@ from ..core.features import (
     Granularity,
     add_counted,
     card_columns,
+    class_columns,
     class_values,
+    coup_class,
     shoe_counts,
 )
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.distribution import INT64_SAFE, draws
 from ..engine.sequences import shoe_sequences
-from ..engine.tables import class_columns, coup_class
 
 CARDS = 6
 """The cards of a coup's sequence."""
@@ -81,7 +82,7 @@ def _value_rows(decisions: Decisions) -> tuple[Columns, Array, Array]:
     slot and shoe position tracked), its index among the 10^6 sequences, and its weight."""
     values, cards, weights = shoe_sequences(decisions, (4, 5))
     wide = values.astype(np.int64)
-    columns = class_columns(coup_class(wide), decisions)
+    columns = class_columns(coup_class(wide), decisions.rules.naturals)
     for slot, row in zip(SLOTS, wide):
         columns.update(card_columns(slot, Granularity.VALUE, row))
         columns.levels[slot] = Granularity.VALUE
