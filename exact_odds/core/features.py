@@ -290,6 +290,20 @@ def shoe_order(values: Array) -> Array:
     return ordered
 
 
+def sequence_index(cards: Iterable[Any]) -> Any:
+    """The index of six point values in shoe order among the 10^6 sequences of six: their digits,
+    the first card's the most significant. Of one sequence, or of rows of them (arrays, which
+    broadcast: one row per shoe position).
+
+    >>> sequence_index((3, 9, 4, 0, 5, 0)), sequence_index(np.array([[1, 2]] * 6)).tolist()
+    (394050, [111111, 222222])
+    """
+    index: Any = 0
+    for card in cards:
+        index = index * 10 + card
+    return index
+
+
 def card_positions(key: str, player_third: Array, banker_third: Array) -> Array:
     """The shoe position (0-5) of the card a tracked slot or position reads in each coup (given by
     its third cards, -1: none), or -1 where it reads none.

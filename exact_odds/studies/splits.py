@@ -49,6 +49,7 @@ from ..core.features import (
     class_columns,
     class_values,
     coup_class,
+    sequence_index,
     shoe_counts,
 )
 from ..core.policy import Decisions
@@ -89,10 +90,7 @@ def _value_rows(decisions: Decisions) -> tuple[Columns, Array, Array]:
     for position, row in zip(LATE_POSITIONS, cards[4:].astype(np.int64)):
         columns.update(card_columns(position, Granularity.VALUE, row))
         columns.levels[position] = Granularity.VALUE
-    index = np.zeros(len(weights), dtype=np.int64)
-    for row in cards.astype(np.int64):
-        index = index * 10 + row
-    return columns, index, weights
+    return columns, sequence_index(cards.astype(np.int64)), weights
 
 
 def _value_pays(decisions: Decisions, bet: Bet) -> Array:
@@ -178,11 +176,7 @@ class Sequences:
     def value_index(self) -> Array:
         """(A,)*6: the index of each sequence's values among the 10^6 sequences of six values."""
         values = np.asarray(class_values(self.alphabet), dtype=np.int64)[self.present]
-        index = np.zeros((1,) * CARDS, dtype=np.int64)
-        for position in range(CARDS):
-            shape = [1] * CARDS
-            shape[position] = self.symbols
-            index = index * 10 + values.reshape(shape)
+        index = sequence_index(values.reshape([self.symbols if axis == position else 1 for axis in range(CARDS)]) for position in range(CARDS))
         shaped: Array = np.broadcast_to(index, (self.symbols,) * CARDS)
         return shaped
 
