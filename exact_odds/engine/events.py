@@ -214,7 +214,7 @@ def _basis_from_arrays(table: Table, bets: tuple[Bet, ...], winner: bool, arrays
                    or (row_event[representatives] != np.arange(events)).any()):
         return None
     if len(weight) and (multiset.min() < 0 or multiset.max() >= len(factors) or target.min() < 0 or target.max() >= events
-                        or weight.min() <= 0 or factors.min() < 0 or factors.max() >= len(table._factor_layout[0])):
+                        or weight.min() <= 0 or factors.min() < 0 or factors.max() >= len(table.factor_layout[0])):
         return None
     at = Columns({name: column[representatives] for name, column in table.columns.items()}, table.columns.levels)
     settled = [bet.settle(at) for bet in bets] + ([at["winner"]] if winner else [])

@@ -34,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from .distribution import Distribution, draws
+from .distribution import FLOAT_EXACT, Distribution, draws
 from .kernel import Entries, exact_counts, weigh
 from ..core.features import (
     COUNTED,
@@ -98,25 +98,21 @@ class Table:
     def rows(self) -> int:
         return len(next(iter(self.columns.values())))
 
-
     def factor_vectors(self, counts: Any, with_replacement: bool = False) -> Array:
         """Per shoe (rows of ``counts``: the shoes' counts of the refined classes, or of the ten values
         when nothing is refined), every linear factor a multiset's weight may use, laid out as
         :func:`factor_indices` indexes them: c_j - i for refined classes, c_v - t - i for values,
         N - n - i for unused cards (no subtraction with replacement), then 1. Each is at most N: int64
         while every N is below 2^63, else Python integers (which the kernel weighs exactly)."""
-        counts = exact_counts(counts)
-        values = counts @ membership(self.partition).astype(counts.dtype) if self.refined else counts
-        ones = np.ones((len(counts), 1), dtype=counts.dtype)
-        known = np.concatenate([counts if self.refined else counts[:, :0], values, values.sum(axis=1, keepdims=True), ones], axis=1)
-        source, offset = self._factor_layout
-        vector: Array = known[:, source] - (0 if with_replacement else offset)
+        source, offset = self.factor_layout
+        vector: Array = factor_counts(counts, self.partition, bool(self.refined))[:, source] - (0 if with_replacement else offset)
         return vector
 
     @cached_property
-    def _factor_layout(self) -> tuple[Array, Array]:
-        """Each factor as known[source] - offset, ``known`` being a shoe's refined class counts, its
-        ten value counts, its size and 1 (the offset is dropped with replacement)."""
+    def factor_layout(self) -> tuple[Array, Array]:
+        """Each factor as known[source] - offset, ``known`` being a shoe's :func:`factor_counts` (its
+        refined class counts, its ten value counts, its size and 1; the offset is dropped with
+        replacement)."""
         refined, steps, taken = self.refined, np.arange(MAX_CARDS), np.arange(FACTORS)
         source = np.concatenate([np.repeat(np.arange(refined), MAX_CARDS), np.repeat(refined + np.arange(10), FACTORS * MAX_CARDS),
                                  np.full(FACTORS * MAX_CARDS, refined + 10), [refined + 11]])
@@ -127,7 +123,7 @@ class Table:
     def shared_factors(self) -> tuple[int, ...]:
         """The unused cards' factors N - n - i: many multisets hold the same ones (every 4-card coup
         of a 6-card table two), so the batch kernel multiplies by them once per event."""
-        source, _ = self._factor_layout
+        source, _ = self.factor_layout
         return tuple(np.flatnonzero(source == self.refined + 10).tolist())
 
     @cached_property
@@ -179,6 +175,25 @@ def membership(partition: Partition) -> Array:
     """Which point value each class of ``partition`` has, as a (classes x 10) 0/1 matrix."""
     matrix: Array = (partition.values[:, None] == np.arange(10)[None, :]).astype(np.int64)
     return matrix
+
+
+def factor_counts(counts: Any, partition: Partition, refined: bool) -> Array:
+    """Per shoe (rows of ``counts``: its counts of the classes of ``partition`` when ``refined``,
+    else of the ten values), the counts its factor vector is read off (:attr:`Table.factor_layout`):
+    the refined classes' counts (when refined), the ten value counts, the size and 1.
+
+    >>> factor_counts([[3, 1] + [0] * 8], Partition.of(Granularity.VALUE), False).tolist()
+    [[3, 1, 0, 0, 0, 0, 0, 0, 0, 0, 4, 1]]
+    """
+    counts = exact_counts(counts)
+    values = counts
+    if refined:  # sums of counts by value: in float64 (BLAS) while each is below 2^53, so exact
+        floats = counts.dtype != object and (not counts.size or int(counts.max()) * counts.shape[1] < FLOAT_EXACT)
+        kind: Any = np.float64 if floats else counts.dtype
+        values = (counts.astype(kind) @ membership(partition).astype(kind)).astype(counts.dtype)
+    known: Array = np.concatenate([counts if refined else counts[:, :0], values, values.sum(axis=1, keepdims=True),
+                                   np.ones((len(counts), 1), dtype=counts.dtype)], axis=1)
+    return known
 
 
 FACTOR_ROWS = 1 << 16
