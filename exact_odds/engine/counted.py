@@ -14,7 +14,7 @@ from ..core.cards import POINT_VALUES
 from ..core.features import COUP_CLASSES, SIDES, Array, Columns, Partition, class_parts, counted_truth, coup_class, coup_columns
 from ..core.policy import Decisions
 from ..errors import InputError
-from .distribution import FLOAT_EXACT, INT64_SAFE
+from .distribution import DENSE_KEYS, FLOAT_EXACT, INT64_SAFE, sums_at, sums_by_key
 from .sequences import value_sequences
 from .tables import FACTORS, MAX_CARDS, MAX_ORDERINGS, MAX_SEQUENCES, Table, Tracked, factor_indices
 
@@ -161,7 +161,7 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
             code = code * 11 + row + 1
         hands.append(code)
     groups, group_of = np.unique((merged_of[coup_of] * 11**3 + hands[0]) * 11**3 + hands[1], return_inverse=True)
-    group_weight = _sums(group_of.ravel(), weights, len(groups))
+    group_weight = sums_at(group_of.ravel(), weights, len(groups))
     del narrow, values, weights, klass, coup_of, hands, group_of  # a million entries each: freed before the splits
     held = np.zeros((2, len(groups), 10), dtype=np.int64)  # each group's cards of each value, by hand
     for hand, code in enumerate((groups // 11**3 % 11**3, groups % 11**3)):
@@ -244,14 +244,14 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
         if dense:
             summed += np.bincount(keys, ways, minlength=possible)
             continue
-        keys, ways = _merged(keys, ways, possible)
+        keys, ways = sums_by_key(keys, ways, possible)
         found_keys.append(keys)
         found_weights.append(ways)
     if dense:
         entry_keys = np.flatnonzero(summed)
         entry_weight = summed[entry_keys].astype(np.int64)
     else:
-        entry_keys, entry_weight = _merged(np.concatenate(found_keys), np.concatenate(found_weights), possible)
+        entry_keys, entry_weight = sums_by_key(np.concatenate(found_keys), np.concatenate(found_weights), possible)
     entry_event, entry_multiset = np.divmod(entry_keys, len(multisets))
     held_events, entry_row = np.unique(entry_event, return_inverse=True)  # rows no coup reaches left out
     representatives = representatives[held_events]
@@ -271,40 +271,6 @@ def _position(reach: list[Array], cards: Array, code: Array) -> Array:
 
 CHUNK = 1 << 19
 """Splits of coups expanded at once (their arrays take a few tens of megabytes)."""
-DENSE_KEYS = 1 << 24
-"""Entries are merged by a count over every possible key up to this many keys, else by sorting."""
-
-
-def _small(weights: Array) -> bool:
-    """Whether the ``weights`` (from 0) add up below 2^53, so that float64 sums them exactly (the
-    float sum errs by far less than the margin left)."""
-    return weights.dtype != object and float(weights.sum(dtype=np.float64)) < FLOAT_EXACT / 2
-
-
-def _sums(index: Array, weights: Array, length: int) -> Array:
-    """The sum of the ``weights`` at each index 0 .. length - 1, exactly (float64 while every sum is below 2^53)."""
-    if _small(weights):
-        summed: Array = np.bincount(index, weights, minlength=length).astype(weights.dtype)
-        return summed
-    summed = np.zeros(length, dtype=weights.dtype)
-    np.add.at(summed, index, weights)
-    return summed
-
-
-def _merged(keys: Array, weights: Array, possible: int) -> tuple[Array, Array]:
-    """The distinct ``keys`` (below ``possible``) in order and the sum of the ``weights`` of each, exactly.
-
-    >>> [array.tolist() for array in _merged(np.array([5, 2, 5]), np.array([1, 7, 3]), 8)]
-    [[2, 5], [7, 4]]
-    """
-    if possible <= DENSE_KEYS and _small(weights):
-        sums = np.bincount(keys, weights, minlength=possible)
-        present = np.flatnonzero(sums)
-        return present, sums[present].astype(weights.dtype)
-    distinct, index = np.unique(keys, return_inverse=True)
-    return distinct, _sums(index.ravel(), weights, len(distinct))
-
-
 def _class_multisets(splits: list[_Splits], value_sets: Array, choices: Array, classes: int) -> Array:
     """Every multiset of classes of each set of values (rows of ``value_sets``: cards of each value),
     in the order :func:`counted_table` indexes them: the split of each value's cards a digit, the

@@ -161,6 +161,21 @@ def pack(ids: Array) -> Array:
     return packed
 
 
+def sorted_ids(counts: Array) -> Array:
+    """Multisets of at most six cards given as counts of each class id (rows), as their ids: sorted,
+    padded with ABSENT, one row each (``pack`` of the transpose packs them).
+
+    >>> sorted_ids(np.array([[0, 2, 1], [1, 0, 0]])).tolist()
+    [[1, 1, 2, 63, 63, 63], [0, 63, 63, 63, 63, 63]]
+    """
+    ids = np.full((len(counts), MAX_CARDS), ABSENT, dtype=np.int64)
+    row, column = np.nonzero(counts)
+    repeats = counts[row, column].astype(np.int64)
+    rows, columns = np.repeat(row, repeats), np.repeat(column, repeats)
+    ids[rows, np.arange(len(rows)) - np.repeat(np.searchsorted(rows, np.arange(len(counts))), np.bincount(rows, minlength=len(counts)))] = columns
+    return ids
+
+
 def unpack(packed: Array, classes: int) -> Array:
     """Class counts (M, classes) of packed multiset keys."""
     multisets = np.zeros((len(packed), classes), dtype=np.int64)
