@@ -1,12 +1,8 @@
-"""Kelly sizing of a whole position on the next coup, over the exact joint distribution of its bets.
+"""The Kelly optimiser: the stakes that maximise a position's growth under the table's limits.
 
-The stakes maximise the expected logarithm of the bankroll after the coup, the growth
-``G(s) = sum_k p_k ln(1 + sum_i s_i r_ki)`` (``p_k`` the exact probability of combination ``k`` of
-settled lines, ``r_ki`` what one unit on bet ``i`` wins there, less a rebate on losses), under the
-table's limits: a minimum and a maximum per bet (a bet with a minimum is 0 or at least it), a limit
-on the total, whole units, side bets only beside a main bet and at most ``k`` times the main bets.
-
-How the optimum is found, and how exactly:
+The growth of stakes ``s`` (shares of the bankroll) is ``G(s) = sum_k p_k ln(1 + sum_i s_i r_ki)``
+(:mod:`exact_odds.studies.sizing`, which sizes a position with it). How the optimum is found, and
+how exactly:
 
 - one bet that either wins ``b`` or loses ``a`` (pushes aside): the closed form
   ``(p b - q a) / (a b (p + q))`` (``(b p - q) / b`` without pushes), exactly;
@@ -18,14 +14,7 @@ How the optimum is found, and how exactly:
 - whole units: the best unit stakes next to the continuous optimum (for one stake, the optimum
   among whole units, as ``G`` is concave).
 
-Growth is computed with :data:`DIGITS`-digit decimals; "no bet" is the answer where no stake gives
-a growth above zero. A position with positive growth has a positive expectation (``ln(1 + x) <= x``).
-Fractional Kelly ``f`` sizes for a bankroll of ``f`` times the bankroll (the classic ``f`` times
-the stakes where no limit binds).
-
->>> from exact_odds.core.shoe import Shoe
->>> size(Shoe.decks(8), "banker", 1000).stakes
-()
+Growth is computed with :data:`DIGITS`-digit decimals.
 """
 
 import math
@@ -37,14 +26,8 @@ from itertools import product
 from typing import Any
 
 from ..bets.bets import Bet
-from ..core.numbers import square_root
-from ..core.policy import Decisions, Policy
-from ..core.rules import PUNTO_BANCO, DrawRules
-from ..core.shoe import Shoe
-from ..engine.analysis import Engine
 from ..errors import InputError
-from ..records import versioned
-from .joint import Joint, joint
+from .joint import Joint
 
 MAIN = ("banker", "player", "tie", "banker_4pct", "tie_9to1", "ez_banker", "no_commission_banker")
 """The main bets of a table (the others are side bets), unless the limits name them."""
@@ -54,8 +37,6 @@ DIGITS = 50
 """Decimal digits of the growth computations."""
 DOUBT = Decimal(10) ** -30
 """A growth this close to zero (or two this close to each other) is not told apart."""
-MAX_SIZED = 6
-"""A position holds at most this many bets."""
 GRID = 10**12
 """The interior-point optimum is rounded to this many parts of the bankroll."""
 
@@ -128,198 +109,13 @@ class Limits:
 
 def _positive(value: object, what: str, parameter: str) -> Fraction:
     """An amount of the limits: exact, and above 0."""
-    amount = _exact(value, what)
+    amount = exact_amount(value, what)
     if amount <= 0:
         raise InputError(f"{what} must be positive, not {amount}", parameter=parameter)
     return amount
 
 
-@dataclass(frozen=True)
-class Stake:
-    """What to put on one bet: the amount, its share of the bankroll and the bet's exact expected
-    value per unit (the rebate's help included)."""
-
-    bet: str
-    amount: Fraction
-    fraction: Fraction
-    expected_value: Fraction
-
-
-@dataclass(frozen=True)
-class Sizing:
-    """The position to take on the next coup (no stake: no bet) and what it does to the bankroll."""
-
-    joint: Joint
-    bankroll: Fraction
-    kelly: Fraction
-    rebate: Fraction
-    limits: Limits
-    stakes: tuple[Stake, ...]
-    expected_values: tuple[Fraction, ...]
-    """Each bet's exact expected value per unit (rebate included), in the joint's order."""
-    growth: str
-    """The expected log growth of the bankroll per coup, to :data:`DIGITS` digits ("0": no bet)."""
-    method: str
-    growth_gap: Fraction | None
-    """An exact bound on how much growth the stakes may fall short of the best (0: none; None:
-    not bounded, whole units next to an optimum of several stakes)."""
-    notes: tuple[str, ...] = ()
-
-    @property
-    def total(self) -> Fraction:
-        return sum((stake.amount for stake in self.stakes), Fraction(0))
-
-    def _results(self) -> list[tuple[Fraction, Fraction]]:
-        """(probability, money won by the position) of every combination of lines."""
-        amounts = {stake.bet: stake.amount for stake in self.stakes}
-        positions = [(position, amounts[bet.name]) for position, bet in enumerate(self.joint.bets) if bet.name in amounts]
-        results = []
-        for combination in self.joint.combinations:
-            nets = _with_rebate(self.joint.nets(combination), self.rebate)
-            results.append((self.joint.probability(combination), sum((amount * nets[position] for position, amount in positions), Fraction(0))))
-        return results
-
-    @property
-    def expected_value(self) -> Fraction:
-        """The position's expected win, in money."""
-        return sum((probability * won for probability, won in self._results()), Fraction(0))
-
-    @property
-    def variance(self) -> Fraction:
-        mean = self.expected_value
-        return sum((probability * (won - mean) ** 2 for probability, won in self._results()), Fraction(0))
-
-    @property
-    def lose_all(self) -> Fraction:
-        """The probability that every bet staked loses its stake in full (before any rebate; 0 with no stake)."""
-        staked = [position for position, bet in enumerate(self.joint.bets) if bet.name in {stake.bet for stake in self.stakes}]
-        if not staked:
-            return Fraction(0)
-        return sum((self.joint.probability(combination) for combination in self.joint.combinations
-                    if all(self.joint.nets(combination)[position] == -1 for position in staked)), Fraction(0))
-
-    def to_dict(self) -> dict[str, object]:
-        """The sizing as the JSON `size --format json` prints: exact values as fraction strings,
-        decimals as numbers (docs/json-format.md)."""
-        return versioned("sizing", {
-            "shoe": self.joint.shoe.description,
-            "rules": self.joint.decisions.rules.name,
-            "bankroll": str(self.bankroll),
-            "kelly_fraction": str(self.kelly),
-            "rebate": str(self.rebate),
-            "limits": {
-                "minimum": {name: str(value) for name, value in self.limits.minimum.items()},
-                "maximum": {name: str(value) for name, value in self.limits.maximum.items()},
-                "total": None if self.limits.total is None else str(self.limits.total),
-                "unit": None if self.limits.unit is None else str(self.limits.unit),
-                "side_needs_main": self.limits.side_needs_main,
-                "side_ratio": None if self.limits.side_ratio is None else str(self.limits.side_ratio),
-                "main": [bet.name for bet in self.joint.bets if bet.name in self.limits.main],
-            },
-            "bets": {bet.name: {"expected_value": str(value), "decimal": float(value)}
-                     for bet, value in zip(self.joint.bets, self.expected_values)},
-            "bet": bool(self.stakes),
-            "stakes": {stake.bet: {"amount": str(stake.amount), "fraction": str(stake.fraction),
-                                   "decimal": float(stake.fraction)} for stake in self.stakes},
-            "total": str(self.total),
-            "growth_per_coup": float(self.growth),
-            "growth_per_coup_digits": self.growth,
-            "growth_gap": None if self.growth_gap is None else str(self.growth_gap),
-            "expected_value": str(self.expected_value),
-            "standard_deviation": float(square_root(self.variance, 20)),
-            "lose_all_probability": str(self.lose_all),
-            "method": self.method,
-            "notes": list(self.notes),
-        })
-
-
-def size(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Iterable[str | Bet]", bankroll: "Fraction | int | str",
-         limits: Limits | None = None, kelly: "Fraction | int | str" = 1, rebate: "Fraction | int | str" = 0,
-         rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None, engine: Engine | None = None,
-         table: Iterable[str] | None = None) -> Sizing:
-    """The Kelly position on ``bets`` for the next coup of ``shoe``, for a ``bankroll`` under
-    ``limits``, at Kelly fraction ``kelly`` (0 < kelly <= 1), with a ``rebate`` (a share from 0 to
-    below 1) of every losing bet's loss returned. The limits may name any bet of the ``table``
-    (default: the bets sized), and are checked against all of them (:meth:`Limits.checked`)."""
-    return size_joint(joint(shoe, bets, rules, policy, engine), bankroll, limits, kelly, rebate, table)
-
-
-def size_joint(distribution: Joint, bankroll: "Fraction | int | str", limits: Limits | None = None, kelly: "Fraction | int | str" = 1,
-               rebate: "Fraction | int | str" = 0, table: Iterable[str] | None = None) -> Sizing:
-    """:func:`size` over a joint distribution already computed."""
-    bankroll, kelly, rebate = _exact(bankroll, "bankroll"), _exact(kelly, "kelly"), _exact(rebate, "rebate")
-    if bankroll <= 0:
-        raise InputError(f"bankroll must be positive, not {bankroll}", parameter="bankroll")
-    if not 0 < kelly <= 1:
-        raise InputError(f"kelly must be a fraction above 0 and at most 1 (1: full Kelly, 1/2: half Kelly), not {kelly}", parameter="kelly")
-    if not 0 <= rebate < 1:
-        raise InputError(f"rebate must be a share of losses from 0 to below 1 (e.g. 1/100 for 1%), not {rebate}", parameter="rebate")
-    if limits is not None and not isinstance(limits, Limits):
-        raise InputError(f"limits must be a Limits, not {limits!r}", parameter="limits")
-    limits = (limits or Limits()).checked([bet.name for bet in distribution.bets], table)
-    if len(distribution.bets) > MAX_SIZED:
-        raise InputError(f"a position holds at most {MAX_SIZED} bets, not {len(distribution.bets)}")
-    _check_limits(distribution, limits)
-    problem = _Problem(distribution, rebate)
-    wealth = bankroll * kelly
-    best: tuple[Decimal, tuple[Fraction, ...], str, Fraction | None] | None = None
-    notes: list[str] = []
-    for pattern in _patterns(distribution, limits, wealth):
-        found = _solve(problem, pattern, limits, wealth)
-        if found is not None and (best is None or found[0] > best[0] + DOUBT):
-            best = found
-    evs = problem.expected_values()
-    if best is None or best[0] <= DOUBT:
-        gap = Fraction(0) if best is None else best[3]
-        no_bet = "no bet: no stake within the limits grows the bankroll" + (
-            "" if any(value > 0 for value in evs) else " (no bet has a positive expectation)")
-        return Sizing(distribution, bankroll, kelly, rebate, limits, (), tuple(evs), "0", no_bet, gap, tuple(notes))
-    growth, fractions, method, gap = best
-    stakes = tuple(Stake(bet.name, fraction * wealth, fraction * kelly, value)
-                   for bet, fraction, value in zip(distribution.bets, fractions, evs) if fraction)
-    if kelly != 1:  # the growth of the bankroll itself, with these stakes
-        growth = problem.growth([fraction * kelly for fraction in fractions])
-    losing = [stake.bet for stake in stakes if stake.expected_value < 0]
-    sides = any(stake.bet not in limits.main for stake in stakes) and (limits.side_needs_main or limits.side_ratio is not None)
-    needed = [name for name in losing if sides and name in limits.main]
-    hedges = [name for name in losing if name not in needed]
-    if needed:
-        notes.append(f"{', '.join(needed)}: a negative expectation, staked as the main bet the limits require beside the side bets")
-    if hedges:
-        notes.append(f"{', '.join(hedges)}: a negative expectation, staked as a hedge that raises the position's growth")
-    sizing = Sizing(distribution, bankroll, kelly, rebate, limits, stakes, tuple(evs), _shown(growth), method, gap, tuple(notes))
-    assert sizing.expected_value > 0, "a position with positive growth has a positive expectation"
-    return sizing
-
-
-def per_bet(text: str, what: str, names: Sequence[str]) -> dict[str, Fraction]:
-    """Amounts by bet as people write them: one amount for every bet (``"100"``), or ``NAME=X``
-    pairs separated by commas (``"banker=100,dragon_7=5"``).
-
-    >>> per_bet("banker=100, dragon_7=2.5", "--min", ["banker", "dragon_7"])
-    {'banker': Fraction(100, 1), 'dragon_7': Fraction(5, 2)}
-    """
-    from ..core.numbers import parse_exact
-
-    if not text.strip():
-        raise InputError(f"{what} is empty: give an amount, or NAME=AMOUNT pairs separated by commas")
-    if "=" not in text:
-        return dict.fromkeys(names, parse_exact(text, what))
-    amounts: dict[str, Fraction] = {}
-    for part in text.split(","):
-        name, equals, amount = part.partition("=")
-        name = name.strip().lower()
-        if not equals or not name:
-            raise InputError(f"{what}: {part.strip()!r} is not NAME=AMOUNT (e.g. banker=100)")
-        if name not in names:
-            raise InputError(f"{what}: {name!r} is not a bet of this position ({', '.join(names)})")
-        if name in amounts:
-            raise InputError(f"{what}: {name} is given twice")
-        amounts[name] = parse_exact(amount, f"{what} {name}")
-    return amounts
-
-
-def _exact(value: object, what: str) -> Fraction:
+def exact_amount(value: object, what: str) -> Fraction:
     """An exact number as people give one: an int, a Fraction, or its text (``"2.5"``, ``"1/2"``)."""
     from ..core.numbers import parse_exact
 
@@ -328,22 +124,11 @@ def _exact(value: object, what: str) -> Fraction:
     return Fraction(value) if isinstance(value, (int, Fraction)) else parse_exact(value, what)
 
 
-def _check_limits(distribution: Joint, limits: Limits) -> None:
-    """Refuse limits that this position cannot meet as the table means them (each amount is checked by :class:`Limits`)."""
-    mains = [bet.name for bet in distribution.bets if bet.name in limits.main]
-    sides = [bet.name for bet in distribution.bets if bet.name not in limits.main]
-    if (limits.side_needs_main or limits.side_ratio is not None) and sides and not mains:
-        raise InputError(f"a side bet needs a main bet beside it, and none of these is one ({', '.join(sides)}); main bets: {', '.join(limits.main)}")
-    if limits.side_needs_main and limits.unit is None and any(name not in limits.minimum for name in mains):
-        raise InputError("a side bet only beside a main bet needs a minimum on each main bet (or a unit): "
-                         "else a main bet of next to nothing would do")
-
-
-def _with_rebate(nets: Sequence[Fraction], rebate: Fraction) -> tuple[Fraction, ...]:
+def with_rebate(nets: Sequence[Fraction], rebate: Fraction) -> tuple[Fraction, ...]:
     return tuple(net * (1 - rebate) if net < 0 else net for net in nets)
 
 
-class _Problem:
+class Problem:
     """The growth of stakes (shares of the bankroll), exactly and in floats."""
 
     def __init__(self, distribution: Joint, rebate: Fraction):
@@ -351,7 +136,7 @@ class _Problem:
 
         self.bets = distribution.bets
         self.probabilities = [distribution.probability(combination) for combination in distribution.combinations]
-        self.nets = [_with_rebate(distribution.nets(combination), rebate) for combination in distribution.combinations]
+        self.nets = [with_rebate(distribution.nets(combination), rebate) for combination in distribution.combinations]
         self.float_probabilities = np.array([float(p) for p in self.probabilities])
         self.float_nets = np.array([[float(net) for net in nets] for nets in self.nets])
         self.context = Context(prec=DIGITS)
@@ -380,6 +165,17 @@ class _Problem:
                 for i in range(len(stakes))]
 
 
+def optimum(problem: Problem, limits: Limits, wealth: Fraction) -> tuple[Decimal, tuple[Fraction, ...], str, Fraction | None] | None:
+    """The best stakes of every choice the limits leave (:func:`_solve`'s answer for the best of
+    them, growths within :data:`DOUBT` not told apart); None when no stakes meet the limits."""
+    best: tuple[Decimal, tuple[Fraction, ...], str, Fraction | None] | None = None
+    for pattern in _patterns(problem.bets, limits, wealth):
+        found = _solve(problem, pattern, limits, wealth)
+        if found is not None and (best is None or found[0] > best[0] + DOUBT):
+            best = found
+    return best
+
+
 @dataclass(frozen=True)
 class _Pattern:
     """Bounds on each stake (shares of the Kelly bankroll): (low, high), or None for no stake."""
@@ -387,10 +183,10 @@ class _Pattern:
     bounds: tuple[tuple[Fraction, Fraction] | None, ...]
 
 
-def _patterns(distribution: Joint, limits: Limits, wealth: Fraction) -> list[_Pattern]:
+def _patterns(bets: Sequence[Bet], limits: Limits, wealth: Fraction) -> list[_Pattern]:
     """The choices a minimum makes discrete (each such bet 0, or from its minimum up), and with them
     whether a side bet may be made (only beside a main bet, when the limits say so)."""
-    names = [bet.name for bet in distribution.bets]
+    names = [bet.name for bet in bets]
     unit = limits.unit or Fraction(0)
     choose = [name in limits.minimum or (limits.side_needs_main and name in limits.main) for name in names]
     patterns = []
@@ -463,7 +259,7 @@ def _feasible(stakes: Sequence[Fraction], pattern: _Pattern, rows: list[list[Fra
     return all(sum((a * x for a, x in zip(row, stakes) if a), Fraction(0)) <= b for row, b in zip(rows, right))
 
 
-def _solve(problem: _Problem, pattern: _Pattern, limits: Limits, wealth: Fraction) -> tuple[Decimal, tuple[Fraction, ...], str, Fraction | None] | None:
+def _solve(problem: Problem, pattern: _Pattern, limits: Limits, wealth: Fraction) -> tuple[Decimal, tuple[Fraction, ...], str, Fraction | None] | None:
     """The best stakes of one pattern: (growth, stakes as shares of the Kelly bankroll, method,
     growth gap); None when no stakes meet its limits."""
     names = [bet.name for bet in problem.bets]
@@ -510,7 +306,7 @@ def _interval(pattern: _Pattern, rows: list[list[Fraction]], right: list[Fractio
     return (low, high) if low <= high else None
 
 
-def _one_free(problem: _Problem, pattern: _Pattern, rows: list[list[Fraction]], right: list[Fraction], base: list[Fraction],
+def _one_free(problem: Problem, pattern: _Pattern, rows: list[list[Fraction]], right: list[Fraction], base: list[Fraction],
               free: int | None) -> tuple[list[Fraction], str, Fraction] | None:
     """One stake free (or none): the closed form, or the root of G' bracketed exactly."""
     if free is None:
@@ -547,7 +343,7 @@ def _one_free(problem: _Problem, pattern: _Pattern, rows: list[list[Fraction]], 
     return at(low), f"root of G' bracketed to {PRECISION} of the bankroll (signs exact)", Fraction(0)
 
 
-def _binary(problem: _Problem, base: list[Fraction], free: int) -> Fraction | None:
+def _binary(problem: Problem, base: list[Fraction], free: int) -> Fraction | None:
     """The Kelly stake of a lone bet that wins b or loses a (pushes aside), exactly; else None."""
     if any(x for j, x in enumerate(base) if j != free):
         return None
@@ -563,7 +359,7 @@ def _binary(problem: _Problem, base: list[Fraction], free: int) -> Fraction | No
     return (p * b - q * a) / (a * b * (p + q))
 
 
-def _several_free(problem: _Problem, pattern: _Pattern, rows: list[list[Fraction]], right: list[Fraction], base: list[Fraction],
+def _several_free(problem: Problem, pattern: _Pattern, rows: list[list[Fraction]], right: list[Fraction], base: list[Fraction],
                   free: list[int]) -> tuple[list[Fraction], str, Fraction] | None:
     """Several free stakes: the interior-point optimum, made a feasible rational point, with an
     exact bound on its growth gap."""
@@ -732,7 +528,7 @@ def _interior(probabilities: Any, nets: Any, base: Any, a: Any, b: Any, start: A
     return _newton_ascent(terms, a, b, start, MU_STEPS)
 
 
-def _whole_units(problem: _Problem, pattern: _Pattern, rows: list[list[Fraction]], right: list[Fraction], stakes: list[Fraction],
+def _whole_units(problem: Problem, pattern: _Pattern, rows: list[list[Fraction]], right: list[Fraction], stakes: list[Fraction],
                  unit: Fraction, method: str) -> tuple[list[Fraction] | None, str]:
     """The best whole-unit stakes next to the continuous ones (each stake rounded down or up)."""
     free = sum(bound is not None and bound[0] < bound[1] for bound in pattern.bounds)
@@ -757,8 +553,3 @@ def _whole_units(problem: _Problem, pattern: _Pattern, rows: list[list[Fraction]
     how = "the best whole units (G is concave: the optimum in units)" if free <= 1 else \
         "the best whole units next to the continuous optimum (each stake rounded down or up)"
     return best[1], f"{how}; continuous: {method}"
-
-
-def _shown(growth: Decimal) -> str:
-    """A growth to 15 significant digits."""
-    return f"{growth:.15g}" if growth else "0"
