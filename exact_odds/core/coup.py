@@ -59,7 +59,7 @@ def ends_on_natural(is_natural: Any, hand: Any) -> Any:
     ``is_natural[total]`` says whether a two-card total is one (:attr:`DrawRules.is_natural
     <exact_odds.core.rules.DrawRules.is_natural>`). Of one hand, or of hands as the columns of an
     array (a row per slot) with ``is_natural`` an array."""
-    return is_natural[(hand[0] + hand[2]) % 10] | is_natural[(hand[1] + hand[3]) % 10]
+    return is_natural[two_card_total(hand, 0)] | is_natural[two_card_total(hand, 1)]
 
 
 def draw_weight(player: Any, banker: Any, slot: int, hand: Any) -> Any:
