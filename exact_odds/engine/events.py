@@ -180,7 +180,11 @@ def _basis_from_arrays(table: Table, bets: tuple[Bet, ...], winner: bool, arrays
         return None
     entries = Entries(factors, multiset, target, weight, events)
     # at least MAX_CARDS of each class: every factor is at least 1, so an entry moved or reweighed changes a count
-    shoes = np.random.default_rng(len(weight)).integers(MAX_CARDS, 2 * MAX_CARDS + 1, size=(CHECKED_SHOES, table.partition.classes if table.refined else 10))
+    # (drawn by the standard library's generator: numpy.random would cost a cold start tens of milliseconds)
+    from random import Random
+
+    draw, classes = Random(len(weight)), table.partition.classes if table.refined else 10
+    shoes = np.array([[draw.randint(MAX_CARDS, 2 * MAX_CARDS) for _ in range(classes)] for _ in range(CHECKED_SHOES)], dtype=np.int64)
     vectors = table.factor_vectors(shoes)
     bound = table.bound(int(shoes.sum(axis=1).max()))
     order = np.argsort(row_event, kind="stable")  # every event holds its representative row: no empty run
