@@ -290,6 +290,26 @@ def shoe_order(values: Array) -> Array:
     return ordered
 
 
+def value_code(rows: Iterable[Array]) -> Array:
+    """The point values of a few cards (rows, one per card; -1: none) as one code per column: base
+    11, the first row the least significant digit. :func:`code_values` reads them back.
+
+    >>> value_code(np.array([[3, -1], [9, 0]])).tolist(), code_values(np.array([114, 11]), 2).tolist()
+    ([114, 11], [[3, -1], [9, 0]])
+    """
+    code: Array | None = None
+    for digit, row in enumerate(rows):
+        term = (np.asarray(row).astype(np.int64) + 1) * 11**digit
+        code = term if code is None else code + term
+    assert code is not None, "at least one row"
+    return code
+
+
+def code_values(code: Array, cards: int) -> Array:
+    """The point values (-1: none) of :func:`value_code`'s codes, one row per card."""
+    return np.stack([code // 11**digit % 11 - 1 for digit in range(cards)])
+
+
 def sequence_index(cards: Iterable[Any]) -> Any:
     """The index of six point values in shoe order among the 10^6 sequences of six: their digits,
     the first card's the most significant. Of one sequence, or of rows of them (arrays, which

@@ -11,7 +11,8 @@ from functools import lru_cache
 import numpy as np
 
 from ..core.cards import POINT_VALUES
-from ..core.features import COUP_CLASSES, SIDES, Array, Columns, Partition, class_parts, counted_truth, coup_class, coup_columns
+from ..core.features import (COUP_CLASSES, SIDES, Array, Columns, Partition, class_parts, code_values, counted_truth, coup_class, coup_columns,
+                             value_code)
 from ..core.policy import Decisions
 from ..errors import InputError
 from .distribution import DENSE_KEYS, FLOAT_EXACT, INT64_SAFE, sums_at, sums_by_key
@@ -154,19 +155,13 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
         merged_event.extend(np.where((distinct == distinct[:, :1]).all(axis=1), distinct[:, 0], -1).tolist())  # one event at every count, or -1
         merged += len(distinct)
     group_start, group_shape = np.asarray(merged_start, dtype=np.int64), np.asarray(merged_shape, dtype=np.int64)
-    hands = []
-    for positions in ((0, 2, 4), (1, 3, 5)):
-        code = np.zeros(values.shape[1], dtype=np.int64)
-        for row in np.sort(values[list(positions)], axis=0):
-            code = code * 11 + row + 1
-        hands.append(code)
+    hands = [value_code(np.sort(values[list(positions)], axis=0)[::-1]) for positions in ((0, 2, 4), (1, 3, 5))]  # each hand's values
     groups, group_of = np.unique((merged_of[coup_of] * 11**3 + hands[0]) * 11**3 + hands[1], return_inverse=True)
     group_weight = sums_at(group_of.ravel(), weights, len(groups))
     del narrow, values, weights, klass, coup_of, hands, group_of  # a million entries each: freed before the splits
     held = np.zeros((2, len(groups), 10), dtype=np.int64)  # each group's cards of each value, by hand
     for hand, code in enumerate((groups // 11**3 % 11**3, groups % 11**3)):
-        for digit in range(3):
-            value = code // 11**digit % 11 - 1
+        for value in code_values(code, 3):
             dealt = np.flatnonzero(value >= 0)
             held[hand, dealt, value[dealt]] += 1
     group_merged = groups // 11**6

@@ -22,10 +22,12 @@ from ..core.features import (
     class_columns,
     class_parts,
     class_values,
+    code_values,
     coup_class,
     label_map,
     representatives,
     shoe_counts,
+    value_code,
 )
 from ..core.policy import Decisions
 from ..core.shoe import Shoe, gather
@@ -218,15 +220,13 @@ def slot_distribution(shoe: Shoe, decisions: Decisions, tracked: Levels, faces: 
     possible = completions != 0
     values, held, completions = values[:, possible], held[:, possible], completions[possible]
     radix = 11 ** len(positions)
-    pattern = np.zeros(len(completions), dtype=np.int64)
-    for row in reversed(held):
-        pattern = pattern * 11 + row + 1
+    pattern = value_code(held)
     rows, row_index = np.unique(coup_class(values) * radix + pattern, return_inverse=True)
     row_counts = np.zeros(len(rows), dtype=kind)
     np.add.at(row_counts, row_index.ravel(), completions)
     rows, row_counts = rows[row_counts != 0], row_counts[row_counts != 0]
     pattern_codes, row_pattern = np.unique(rows % radix, return_inverse=True)
-    patterns = np.stack([pattern_codes // 11**index % 11 - 1 for index in range(len(positions))], axis=1)
+    patterns = code_values(pattern_codes, len(positions)).T
     marks = [marked[position] for position in positions]
     summed = None
     if any(marks):
