@@ -4,7 +4,7 @@ classes the predicates tell apart (see :func:`counted_table`).
 """
 
 import itertools
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from functools import lru_cache
 
@@ -118,43 +118,14 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
     coup_of = np.cumsum(present)[klass] - 1
     keys = np.stack(class_parts(coups))
     cards = np.stack([2 + (keys[2] >= 0), 2 + (keys[3] >= 0)])  # (sides, coups)
-    reach = [np.zeros(1, dtype=np.int64)]  # the packed counts n cards of a hand can hold
-    for _ in range(3):
-        reach.append(np.unique(reach[-1][:, None] + codes[None, :]))
-    widths = np.array([len(part) for part in reach])
-    padded = np.zeros((4, int(widths.max())), dtype=np.int64)
-    for count, part in enumerate(reach):
-        padded[count, : len(part)] = part
-    sizes = widths[cards[0]] * widths[cards[1]]  # the candidate rows: each coup class with every pair of counts its hands can hold
-    row_coup = np.repeat(np.arange(len(coups)), sizes)
-    within = np.arange(len(row_coup)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
-    banker_width = widths[cards[1]][row_coup]
-    side_codes = (padded[cards[0][row_coup], within // banker_width], padded[cards[1][row_coup], within % banker_width])
-    columns = coup_columns(keys[0][row_coup], keys[1][row_coup], keys[2][row_coup], keys[3][row_coup], decisions.rules.naturals)
-    for index, (key, _) in enumerate(counted):
-        for side, code in zip(SIDES, side_codes):
-            columns[f"{key}:{side}"] = (code // 4**index % 4).astype(np.int8)
-    columns.levels.update(counted)
+    columns, reach, widths, sizes = _candidate_rows(keys, cards, codes, counted, decisions.rules.naturals)
     if alike is None:
-        events, representatives, row_event = len(row_coup), np.arange(len(row_coup)), np.arange(len(row_coup))
+        events = int(sizes.sum())
+        representatives, row_event = np.arange(events), np.arange(events)
     else:
         found, representatives, row_event = np.unique(alike(columns), axis=0, return_index=True, return_inverse=True)
         events, row_event = len(found), row_event.ravel()
-    # coup classes whose rows fall in the same events merged (all of them kept apart without ``alike``)
-    shape = cards[0] * 4 + cards[1]
-    starts = np.cumsum(sizes) - sizes
-    merged_of = np.zeros(len(coups), dtype=np.int64)
-    merged_start, merged_shape, merged_event, merged = [], [], [], 0
-    for kind in np.unique(shape):
-        chosen = np.flatnonzero(shape == kind)
-        pattern = row_event[starts[chosen][:, None] + np.arange(sizes[chosen[0]])]
-        distinct, leading, alike_of = np.unique(pattern, axis=0, return_index=True, return_inverse=True)
-        merged_of[chosen] = merged + alike_of.ravel()
-        merged_start.extend(starts[chosen[leading]].tolist())
-        merged_shape.extend([kind] * len(distinct))
-        merged_event.extend(np.where((distinct == distinct[:, :1]).all(axis=1), distinct[:, 0], -1).tolist())  # one event at every count, or -1
-        merged += len(distinct)
-    group_start, group_shape = np.asarray(merged_start, dtype=np.int64), np.asarray(merged_shape, dtype=np.int64)
+    merged_of, group_start, group_shape, merged_event = _merged_classes(cards[0] * 4 + cards[1], sizes, row_event)
     hands = [value_code(np.sort(values[list(positions)], axis=0)[::-1]) for positions in ((0, 2, 4), (1, 3, 5))]  # each hand's values
     groups, group_of = np.unique((merged_of[coup_of] * 11**3 + hands[0]) * 11**3 + hands[1], return_inverse=True)
     group_weight = sums_at(group_of.ravel(), weights, len(groups))
@@ -166,7 +137,7 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
             held[hand, dealt, value[dealt]] += 1
     group_merged = groups // 11**6
     # a group whose coup class falls in one event at every count needs no split: its cards stay point values
-    whole = np.asarray(merged_event, dtype=np.int64)[group_merged]
+    whole = merged_event[group_merged]
     whole_groups = np.flatnonzero(whole >= 0)
     _, whole_of = np.unique(_code((held[0] + held[1])[whole_groups], FACTORS), return_inverse=True)
     whole_counts = (held[0] + held[1])[whole_groups][np.unique(whole_of.ravel(), return_index=True)[1]]
@@ -253,6 +224,51 @@ def counted_table(decisions: Decisions, counted: Tracked, alike: Labeller | None
     event_columns = Columns({name: column[representatives] for name, column in columns.items()}, columns.levels)
     return Table(partition, partition.classes, MAX_CARDS, decisions.scale**2, event_columns, multisets,
                  factor_indices(multisets, partition, partition.classes, MAX_CARDS), entry_multiset, entry_row.ravel(), entry_weight)
+
+
+def _candidate_rows(keys: Array, cards: Array, codes: Array, counted: Tracked, naturals: Iterable[int]) -> tuple[Columns, list[Array], Array, Array]:
+    """The candidate rows: each coup class (``keys``: its class parts; ``cards``: each hand's cards)
+    with every pair of counts its hands can hold, as columns (the coup's features, then each counted
+    predicate's count by hand); the packed counts (``codes``: a class's packed truths) n cards of a
+    hand can hold, n from 0 to 3, how many of them, and the candidate rows of each coup class."""
+    reach = [np.zeros(1, dtype=np.int64)]  # the packed counts n cards of a hand can hold
+    for _ in range(3):
+        reach.append(np.unique(reach[-1][:, None] + codes[None, :]))
+    widths = np.array([len(part) for part in reach])
+    padded = np.zeros((4, int(widths.max())), dtype=np.int64)
+    for count, part in enumerate(reach):
+        padded[count, : len(part)] = part
+    sizes = widths[cards[0]] * widths[cards[1]]  # the candidate rows: each coup class with every pair of counts its hands can hold
+    row_coup = np.repeat(np.arange(len(keys[0])), sizes)
+    within = np.arange(len(row_coup)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    banker_width = widths[cards[1]][row_coup]
+    side_codes = (padded[cards[0][row_coup], within // banker_width], padded[cards[1][row_coup], within % banker_width])
+    columns = coup_columns(keys[0][row_coup], keys[1][row_coup], keys[2][row_coup], keys[3][row_coup], naturals)
+    for index, (key, _) in enumerate(counted):
+        for side, code in zip(SIDES, side_codes):
+            columns[f"{key}:{side}"] = (code // 4**index % 4).astype(np.int8)
+    columns.levels.update(counted)
+    return columns, reach, widths, sizes
+
+
+def _merged_classes(shape: Array, sizes: Array, row_event: Array) -> tuple[Array, Array, Array, Array]:
+    """Coup classes whose candidate rows (``sizes`` of them each, in order) fall in the same events,
+    count for count, merged (all of them kept apart where every row is its own event): each class's
+    merged class, and of each merged class its first row, its ``shape`` (each hand's cards, as
+    player * 4 + banker) and its event at every count (-1: not one event)."""
+    starts = np.cumsum(sizes) - sizes
+    merged_of = np.zeros(len(shape), dtype=np.int64)
+    merged_start, merged_shape, merged_event, merged = [], [], [], 0
+    for kind in np.unique(shape):
+        chosen = np.flatnonzero(shape == kind)
+        pattern = row_event[starts[chosen][:, None] + np.arange(sizes[chosen[0]])]
+        distinct, leading, alike_of = np.unique(pattern, axis=0, return_index=True, return_inverse=True)
+        merged_of[chosen] = merged + alike_of.ravel()
+        merged_start.extend(starts[chosen[leading]].tolist())
+        merged_shape.extend([kind] * len(distinct))
+        merged_event.extend(np.where((distinct == distinct[:, :1]).all(axis=1), distinct[:, 0], -1).tolist())  # one event at every count, or -1
+        merged += len(distinct)
+    return merged_of, np.asarray(merged_start, dtype=np.int64), np.asarray(merged_shape, dtype=np.int64), np.asarray(merged_event, dtype=np.int64)
 
 
 def _position(reach: list[Array], cards: Array, code: Array) -> Array:
