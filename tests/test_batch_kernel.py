@@ -15,11 +15,12 @@ from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
 from exact_odds.engine import events, kernel
 from exact_odds.engine.analysis import PlainEngine, analyze
-from exact_odds.engine.batch import MAX_COUNT, _projection, batch_expectations, factor_counts, projected
+from exact_odds.engine.batch import MAX_COUNT, _projection, batch_expectations, projected
 from exact_odds.engine.distribution import FLOAT_EXACT
 from exact_odds.engine.kernel import INT64_BOUND, INT128_BOUND, Entries, Pays, weigh, weigh_counts
 from exact_odds.engine.store import coup_table
-from exact_odds.engine.tables import card_table, tracked_key
+from exact_odds.engine.coup_table import card_table
+from exact_odds.engine.tables import factor_counts, tracked_key
 from exact_odds.errors import InputError
 from oracles import by_python
 
@@ -230,11 +231,11 @@ def test_merged_classes_weigh_as_the_table_does(monkeypatch, name):
     whole = events.event_basis(table, (bet,)).entries
     assert len(merged.multiset) * 10 < len(whole.multiset)
     shoes = drawn_shoes(9, 8, 150, True, 13)
-    known = factor_counts(table, table.partition.class_counts(shoes))
+    known = factor_counts(table.partition.class_counts(shoes), table.partition, bool(table.refined))
     bound = table.bound(416)
-    counts = each_setting(monkeypatch, lambda: weigh_counts(merged, known, table._factor_layout, bound))
+    counts = each_setting(monkeypatch, lambda: weigh_counts(merged, known, table.factor_layout, bound))
     monkeypatch.setenv("EXACT_ODDS_KERNEL", "numpy")
-    assert all(result == weigh_counts(whole, known, table._factor_layout, bound).tolist() for result in counts.values())
+    assert all(result == weigh_counts(whole, known, table.factor_layout, bound).tolist() for result in counts.values())
 
 
 @pytest.mark.parametrize("suited", [False, True])
@@ -251,10 +252,10 @@ def test_the_batch_reads_the_factors_the_table_lays_out(bet, suited):
     shoes = np.concatenate([drawn_shoes(5, 8, 100, suited, 11), np.full((1, 52 if suited else 13), MAX_COUNT - 1)])
     rows = np.concatenate([shoes, np.ones((len(shoes), 1), dtype=np.int64)], axis=1).astype(np.float64)
     classes = table.partition.class_counts(shoes)
-    source, offset = table._factor_layout
+    source, offset = table.factor_layout
     known = projected(rows, _projection(table.partition, shoes.shape[1], bool(table.refined)))
     assert (known[:, source] - offset).tolist() == table.factor_vectors(classes).tolist()
-    assert known.tolist() == factor_counts(table, classes).tolist()
+    assert known.tolist() == factor_counts(classes, table.partition, bool(table.refined)).tolist()
 
 
 @compiled_only

@@ -10,7 +10,7 @@ import pytest
 
 from exact_odds.engine import store as cache
 
-from exact_odds.engine import tables
+from exact_odds.engine import coup_table
 from exact_odds.core.policy import Policy, pure_policies, resolve
 from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
 from exact_odds.engine.tables import table_arrays
@@ -19,7 +19,7 @@ DECISIONS = resolve(PUNTO_BANCO)
 
 
 def fresh():
-    return tables.build_coup_table.__wrapped__(DECISIONS, (), None)
+    return coup_table.build_coup_table.__wrapped__(DECISIONS, (), None)
 
 
 def kept(monkeypatch, built=None):

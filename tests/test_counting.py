@@ -15,7 +15,8 @@ from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
 from exact_odds.studies.dealer import Settings, deal_shoe, parse_tags
 from exact_odds.studies.simulate import estimates, run
-from exact_odds.studies.verify import Calculator, check, published_figures
+from exact_odds.studies.figures import published_figures
+from exact_odds.studies.verify import Calculator, check
 
 PUNTO = resolve(PUNTO_BANCO)
 SIMULATED = [figure for figure in published_figures() if figure.simulated]
@@ -134,7 +135,7 @@ def test_verify_runs_a_simulation_record(run, tmp_path):
 
 def test_perfect_information_ignores_a_count_threshold():
     """A perfect-information record may share a count's run (its tags and threshold): it still reads the bets made when EV > 0."""
-    from exact_odds.studies.verify import load_figures
+    from exact_odds.studies.figures import load_figures
 
     text = RECORD.replace('measure = "count_bets_per_shoe"', 'measure = "perfect_gain_per_shoe"') + 'value = "0.3"\n'
     counted, perfect = load_figures(RECORD + 'value = "5"\n' + text.replace('id = "x"', 'id = "y"'), "test")

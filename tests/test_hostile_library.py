@@ -20,7 +20,8 @@ from exact_odds.errors import InputError
 from exact_odds.engine.compiled import FastEngine
 from exact_odds.core.features import Granularity
 from exact_odds.core.shoe import Shoe
-from exact_odds.studies.verify import Calculator, Figure, load_figures
+from exact_odds.studies.figures import Figure, load_figures
+from exact_odds.studies.verify import Calculator
 
 CATALOG = catalog()
 RANK_BETS = [CATALOG[name] for name in ("banker", "player", "tie", "player_pair", "either_pair", "dragon_7")]

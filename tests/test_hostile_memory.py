@@ -1,5 +1,5 @@
 """Issue 18, class 7 (memory): conditions that compare card slots, counted by the pattern of the
-slots' point values and split into classes (exact_odds.engine.tables.slot_distribution), against every
+slots' point values and split into classes (exact_odds.engine.slots.slot_distribution), against every
 ordering of the physical cards of small suited shoes."""
 
 from collections import Counter
@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from oracles import brute_force_expectations, coup_features, deal_physically, feature_tally, physical_cards, settle
 
-from exact_odds.engine import tables
+from exact_odds.engine import slots, tables
+from exact_odds.engine.coup_table import build_coup_table
 from exact_odds.engine.analysis import PlainEngine, analyze, by_feature
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.core.cards import SUITS, parse_card
@@ -72,7 +73,7 @@ def test_a_mixed_policy_equals_brute_force():
 def test_the_products_and_the_plain_split_agree(monkeypatch):
     """Where the sums over a slot's values would take too large products, the slots are split by
     value instead: the same counts."""
-    monkeypatch.setattr(tables, "MAX_CELLS", 0)
+    monkeypatch.setattr(slots, "MAX_CELLS", 0)
     bets = bets_of(CONDITIONS)
     expected = brute_force_expectations(bets, card_counts(SHOES[2]))
     assert {result.bet.name: result.expected_value for result in analyze(Shoe.parse(SHOES[2]), bets).bets} == expected
@@ -126,7 +127,7 @@ def test_suits_of_two_slots_on_eight_decks_by_hand():
     values): given the values, two cards of different values share a suit with probability 1/4, two
     of one value v with n_v cards (n_v / 4 of each suit) with probability (n_v / 4 - 1) / (n_v - 1)."""
     shoe = Shoe.decks(8)
-    by_value = tables.build_coup_table(resolve(PUNTO_BANCO), tables.tracked_key(dict.fromkeys(("player_card1", "banker_card3"), Granularity.VALUE))).distribution(shoe)
+    by_value = build_coup_table(resolve(PUNTO_BANCO), tables.tracked_key(dict.fromkeys(("player_card1", "banker_card3"), Granularity.VALUE))).distribution(shoe)
     first, third = (by_value.columns[f"{slot}_value"].tolist() for slot in ("player_card1", "banker_card3"))
     cards = shoe.value_counts
     share = sum((count * (Fraction(1, 4) if one != other else Fraction(cards[one] // 4 - 1, cards[one] - 1))

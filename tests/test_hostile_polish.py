@@ -19,7 +19,8 @@ import exact_odds
 from exact_odds.cli.commands import cli
 from exact_odds.output.files import FileTarget, FolderTarget
 from exact_odds.studies.simulate import Estimate
-from exact_odds.studies.verify import Check, parse_printed, published_figures, verify_report
+from exact_odds.studies.figures import parse_printed, published_figures
+from exact_odds.studies.verify import Check, verify_report
 
 PACKAGE = Path(exact_odds.__file__).parent
 WIDTH = 120

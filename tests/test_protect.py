@@ -191,7 +191,8 @@ def test_a_suit_group_on_a_shoe_without_suits_is_refused():
 
 def test_verify_fails_a_best_sort_record_whose_best_split_is_another(tmp_path):
     """A best-sort record matches only where its groups are the best split, as well as its value."""
-    from exact_odds.studies.verify import Calculator, check, load_figures
+    from exact_odds.studies.figures import load_figures
+    from exact_odds.studies.verify import Calculator, check
 
     best = protect(1, "banker, player", best_sort=True, sorted=1).splits["values", 1][0]
     value = fixed(best.gain * 100, 3) + "%"

@@ -5,14 +5,8 @@ from collections import Counter
 import pytest
 
 from exact_odds.cli.commands import main
-from exact_odds.studies.verify import (
-    Calculator,
-    check,
-    load_figures,
-    matches,
-    parse_printed,
-    published_figures,
-)
+from exact_odds.studies.figures import load_figures, matches, parse_printed, published_figures
+from exact_odds.studies.verify import Calculator, check
 
 FIGURES = [figure for figure in published_figures() if not figure.simulated]
 """The exact figures (the simulation records are checked in test_counting.py)."""

@@ -84,7 +84,7 @@ def test_suited_bets_remove_a_card_of_the_rank_at_random(capsys):
 
 def test_a_published_8_deck_table_holds_the_9_deck_effects():
     """Stephen How's Dragon Bonus table (published.toml, marked known-wrong) prints the 9-deck effects."""
-    from exact_odds.studies.verify import parse_printed, published_figures
+    from exact_odds.studies.figures import parse_printed, published_figures
 
     printed = {figure.rank: parse_printed(figure.value).value for figure in published_figures() if figure.id.startswith("discountgambling-net-dragon_bonus")}
     nine = removal_effects(Shoe.decks(9), [CATALOG["dragon_bonus_player"]], PUNTO)[0].effects

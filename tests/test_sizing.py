@@ -17,9 +17,11 @@ from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.core.shoe import Shoe
 from exact_odds.engine.analysis import analyze
 from exact_odds.errors import InputError
+from exact_odds.studies.figures import matches, parse_printed, published_figures
+from exact_odds.studies.kelly import PRECISION
 from exact_odds.studies.rebates import dead_chip, expected_loss, mean_wagers, session_rebate, with_loss_rebate
-from exact_odds.studies.sizing import PRECISION, Limits, size
-from exact_odds.studies.verify import Calculator, check, matches, parse_printed, published_figures
+from exact_odds.studies.sizing import Limits, size
+from exact_odds.studies.verify import Calculator, check
 
 DEPLETED = Shoe.decks(1).remove("9 9 9 9 8 8 8 8")
 """A deck without its nines and eights: Dragon 7, Ox 6 and Big have an edge."""

@@ -9,7 +9,7 @@ from exact_odds.bets.bets import bet_from_record, catalog
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine import events, patterns, store, tables
+from exact_odds.engine import counted, coup_table, events, patterns, store
 from exact_odds.engine.kernel import weigh
 from exact_odds.engine.tables import table_arrays, tracked_key
 
@@ -25,7 +25,7 @@ PAIRS_KEY = tracked_key(PAIRS[0].card_slots)
 SHOE = Shoe.decks(2).remove("Kh Ks 9d 9d 3c 5h")
 
 
-FRESH_CARDS = tables.card_table.__wrapped__
+FRESH_CARDS = coup_table.card_table.__wrapped__
 
 
 def alike(columns):
@@ -33,15 +33,15 @@ def alike(columns):
 
 
 KINDS = {
-    "counted by row": (lambda: store.coup_table(DECISIONS, COUNTED), lambda: tables.counted_table(DECISIONS, COUNTED), (store, "build_coup_table")),
-    "counted by event": (lambda: store.coup_table(DECISIONS, COUNTED, None, (KINGS,)), lambda: tables.counted_table(DECISIONS, COUNTED, alike),
+    "counted by row": (lambda: store.coup_table(DECISIONS, COUNTED), lambda: counted.counted_table(DECISIONS, COUNTED), (store, "build_coup_table")),
+    "counted by event": (lambda: store.coup_table(DECISIONS, COUNTED, None, (KINGS,)), lambda: counted.counted_table(DECISIONS, COUNTED, alike),
                          (store, "counted_table")),
     "first cards": (lambda: store.card_table(LUCKY_KEY, patterns.card_partition(LUCKY_KEY, LUCKY)),
                     lambda: FRESH_CARDS(LUCKY_KEY, patterns.card_partition(LUCKY_KEY, LUCKY)), (store, "build_card_table")),
 }
 
 
-MEMORY = (store._coup_table, store.card_table, tables.card_table, tables.build_coup_table, patterns.pattern_form)
+MEMORY = (store._coup_table, store.card_table, coup_table.card_table, coup_table.build_coup_table, patterns.pattern_form)
 
 
 def forget():

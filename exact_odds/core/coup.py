@@ -43,8 +43,9 @@ Move = tuple[int, int, int]
 the two third-card decisions; the first four cards are always dealt (1, 0)."""
 
 
-def two_card_total(hand: Hand, side: int) -> int:
-    """The two-card total of the player (side 0) or the banker (side 1)."""
+def two_card_total(hand: Any, side: int) -> Any:
+    """The two-card total of the player (side 0) or the banker (side 1): of one hand, or of hands
+    as the columns of an array (a row per slot)."""
     return (hand[side] + hand[side + 2]) % 10
 
 
@@ -58,7 +59,7 @@ def ends_on_natural(is_natural: Any, hand: Any) -> Any:
     ``is_natural[total]`` says whether a two-card total is one (:attr:`DrawRules.is_natural
     <exact_odds.core.rules.DrawRules.is_natural>`). Of one hand, or of hands as the columns of an
     array (a row per slot) with ``is_natural`` an array."""
-    return is_natural[(hand[0] + hand[2]) % 10] | is_natural[(hand[1] + hand[3]) % 10]
+    return is_natural[two_card_total(hand, 0)] | is_natural[two_card_total(hand, 1)]
 
 
 def draw_weight(player: Any, banker: Any, slot: int, hand: Any) -> Any:
@@ -159,8 +160,9 @@ def decisions_behind(decisions: Decisions, hand: Hand) -> int:
 
 
 def coup_key(hand: Hand) -> tuple[int, int, int, int]:
-    """A settled hand's class: the two-card totals and third-card values (-1: none)."""
-    return ((hand[0] + hand[2]) % 10, (hand[1] + hand[3]) % 10, hand[4] if hand[4] >= 0 else NOT_DEALT, hand[5] if hand[5] >= 0 else NOT_DEALT)
+    """A settled hand's class: the two-card totals and third-card values (-1: none), as
+    :func:`~exact_odds.core.features.class_parts` reads them off a class's code."""
+    return two_card_total(hand, 0), two_card_total(hand, 1), hand[4] if hand[4] >= 0 else NOT_DEALT, hand[5] if hand[5] >= 0 else NOT_DEALT
 
 
 def winner_of(player_total: int, banker_total: int) -> str:

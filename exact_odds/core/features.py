@@ -24,7 +24,7 @@ import numpy as np
 import numpy.typing as npt
 
 from .cards import POINT_VALUES, SUITS
-from .coup import NOT_DEALT as NOT_DEALT, OUTCOMES as OUTCOMES, winner_index
+from .coup import NOT_DEALT as NOT_DEALT, OUTCOMES as OUTCOMES, two_card_total, winner_index
 from .shoe import Shoe, class_counts
 
 Array = npt.NDArray[Any]
@@ -290,6 +290,40 @@ def shoe_order(values: Array) -> Array:
     return ordered
 
 
+def value_code(rows: Iterable[Array]) -> Array:
+    """The point values of a few cards (rows, one per card; -1: none) as one code per column: base
+    11, the first row the least significant digit. :func:`code_values` reads them back.
+
+    >>> value_code(np.array([[3, -1], [9, 0]])).tolist(), code_values(np.array([114, 11]), 2).tolist()
+    ([114, 11], [[3, -1], [9, 0]])
+    """
+    code: Array | None = None
+    for digit, row in enumerate(rows):
+        term = (np.asarray(row).astype(np.int64) + 1) * 11**digit
+        code = term if code is None else code + term
+    assert code is not None, "at least one row"
+    return code
+
+
+def code_values(code: Array, cards: int) -> Array:
+    """The point values (-1: none) of :func:`value_code`'s codes, one row per card."""
+    return np.stack([code // 11**digit % 11 - 1 for digit in range(cards)])
+
+
+def sequence_index(cards: Iterable[Any]) -> Any:
+    """The index of six point values in shoe order among the 10^6 sequences of six: their digits,
+    the first card's the most significant. Of one sequence, or of rows of them (arrays, which
+    broadcast: one row per shoe position).
+
+    >>> sequence_index((3, 9, 4, 0, 5, 0)), sequence_index(np.array([[1, 2]] * 6)).tolist()
+    (394050, [111111, 222222])
+    """
+    index: Any = 0
+    for card in cards:
+        index = index * 10 + card
+    return index
+
+
 def card_positions(key: str, player_third: Array, banker_third: Array) -> Array:
     """The shoe position (0-5) of the card a tracked slot or position reads in each coup (given by
     its third cards, -1: none), or -1 where it reads none.
@@ -349,6 +383,34 @@ def coup_columns(player_two: Iterable[int] | Array, banker_two: Iterable[int] | 
     # Every value lies in -1 .. 9: one byte each (a table of a million coups keeps 14 MB, not 112;
     # conditions widen before arithmetic)
     return Columns({name: column.astype(np.int8) for name, column in columns.items()})
+
+
+COUP_CLASSES = 12_100
+"""Every coup class has a code below this (:func:`coup_class`): 10 x 10 two-card totals, 11 x 11
+third cards (a value, or none)."""
+
+
+def coup_class(values: Array) -> Array:
+    """The class of each coup given by slot (rows of :data:`SLOTS`, -1: not dealt) as one code below
+    :data:`COUP_CLASSES`: its two-card totals and third cards, which :func:`class_parts` reads back.
+
+    >>> code = coup_class(np.array([[3, 8], [9, 0], [4, 0], [0, 8], [5, -1], [-1, -1]]))
+    >>> [part.tolist() for part in class_parts(code)]
+    [[7, 8], [9, 8], [5, -1], [-1, -1]]
+    """
+    code: Array = ((two_card_total(values, 0) * 10 + two_card_total(values, 1)) * 11 + values[4] + 1) * 11 + values[5] + 1
+    return code
+
+
+def class_parts(code: Array) -> tuple[Array, Array, Array, Array]:
+    """The player's and the banker's two-card totals and third cards (-1: none) of coup classes
+    (codes of :func:`coup_class`)."""
+    return code // 1210, code // 121 % 10, code // 11 % 11 - 1, code % 11 - 1
+
+
+def class_columns(code: Array, naturals: Iterable[int]) -> Columns:
+    """The coup features of coup classes (codes of :func:`coup_class`)."""
+    return coup_columns(*class_parts(code), naturals)
 
 
 def card_columns(slot: str, level: Granularity, labels: Iterable[int] | Array) -> dict[str, Array]:

@@ -261,9 +261,12 @@ def _resolved(rules: DrawRules, policy: Policy) -> Decisions:
     chosen = choices(rules, policy)
     scale = lcm(*(probability.denominator for probability in chosen.values())) if chosen else 1
 
+    marks = {(side, total, third): rules.mark(side, total, third) for side, thirds in (("player", (None,)), ("banker", (None, *range(10))))
+             for total in range(10) for third in thirds}  # read once each, not once per pair of cards
+
     def weight(side: str, first: int, second: int, third: int | None) -> int:
         total = (first + second) % 10
-        mark = rules.mark(side, total, third)
+        mark = marks[side, total, third]
         if mark == CHOICE:
             sees = rules.player_sees if side == "player" else rules.banker_sees
             cards = (min(first, second), max(first, second)) if sees == "cards" else None

@@ -27,14 +27,14 @@ from .distribution import FLOAT_EXACT, INT64_SAFE, falling
 from ..errors import InputError
 from ..core.features import OUTCOMES, Array, Granularity, Partition
 from .events import cached_basis
-from .kernel import Entries, Pays, exact_counts, weigh_counts
+from .kernel import Entries, Pays, weigh_counts
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.numbers import index_in, shown
 from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP
 from .patterns import card_partition, pattern_form
 from .store import card_table, coup_table
-from .tables import Table, Tracked, membership, tracked_key
+from .tables import Table, Tracked, factor_counts, tracked_key
 
 CHUNK = 32768
 """Shoes weighed in one call of the kernel."""
@@ -207,7 +207,7 @@ kernel (a few thousand multisets), the others in closed form where they allow it
 
 
 def draws_of_classes(tracked: Tracked) -> int:
-    """The rows of the table of first cards :func:`~exact_odds.engine.tables.card_table` builds."""
+    """The rows of the table of first cards :func:`~exact_odds.engine.coup_table.card_table` builds."""
     fine = Granularity.VALUE
     for _, level in tracked:
         fine = fine.join(level)
@@ -215,29 +215,13 @@ def draws_of_classes(tracked: Tracked) -> int:
     return rows
 
 
-def factor_counts(table: Table, classes: Array) -> Array:
-    """Per shoe, the counts its factor vector is read off (see
-    :meth:`~exact_odds.engine.tables.Table.factor_vectors`): the refined classes' counts (when the
-    table refines any), the ten value counts, the size and 1."""
-    counts = exact_counts(classes)
-    values = counts
-    if table.refined:  # sums of counts by value: in float64 (BLAS) while each is below 2^53, so exact
-        floats = counts.dtype != object and (not counts.size or int(counts.max()) * counts.shape[1] < FLOAT_EXACT)
-        kind: Any = np.float64 if floats else counts.dtype
-        values = (counts.astype(kind) @ membership(table.partition).astype(kind)).astype(counts.dtype)
-    known: Array = np.concatenate([counts if table.refined else counts[:, :0], values, values.sum(axis=1, keepdims=True),
-                                   np.ones((len(counts), 1), dtype=counts.dtype)], axis=1)
-    return known
-
-
 @lru_cache(maxsize=64)
 def _projection(partition: Partition, columns: int, refined: bool) -> Array:
     """The float64 matrix that takes a row of ``columns`` shoe counts and a final 1 to the counts
-    :func:`factor_counts` makes of its class counts at ``partition`` (the classes' own first when
-    ``refined``). Its rows are the one projection onto classes (:meth:`Partition.class_counts`) of
-    each column alone, and the final 1."""
-    classes = partition.class_counts(np.eye(columns, dtype=np.int64))
-    layout = np.concatenate([classes if refined else classes[:, :0], classes @ membership(partition), np.ones((columns, 1), dtype=np.int64)], axis=1)
+    :func:`~exact_odds.engine.tables.factor_counts` makes of its class counts at ``partition``. Its
+    rows are those counts of each column alone (projected onto classes by
+    :meth:`Partition.class_counts`, less the final 1), and the final 1."""
+    layout = factor_counts(partition.class_counts(np.eye(columns, dtype=np.int64)), partition, refined)[:, :-1]
     matrix: Array = np.block([[layout, np.zeros((columns, 1), dtype=np.int64)],
                               [np.zeros((1, layout.shape[1]), dtype=np.int64), np.ones((1, 1), dtype=np.int64)]]).astype(np.float64)
     matrix.setflags(write=False)
@@ -271,7 +255,7 @@ def folded(table: Table, entries: Entries, pays: Pays) -> tuple[Entries, Pays]:
     total, one entry on the factors N, N - 1, ..., and every other target pays its difference with
     it. (The kernel adds modulo 2^64: only the sums, which are unchanged, need fit in int64.) The
     entries and pays as they are where that cannot be done."""
-    source, offset = table._factor_layout
+    source, offset = table.factor_layout
     size = table.refined + 10  # where factor_counts puts the size
     places = [np.flatnonzero((source == size) & (offset == drawn)) for drawn in range(table.depth)]
     if (not len(entries.target) or entries.weight.dtype == object or entries.factors.shape[1] != table.depth or table.scale >= INT64_SAFE
@@ -285,8 +269,8 @@ def folded(table: Table, entries: Entries, pays: Pays) -> tuple[Entries, Pays]:
                       np.concatenate([entries.target[keep], np.array([largest], dtype=entries.target.dtype)]),
                       np.concatenate([entries.weight[keep], np.array([table.scale], dtype=entries.weight.dtype)]), entries.targets)
     shoes = np.random.default_rng(0).integers(1, 8, size=(CHECKED_SHOES, table.partition.classes))  # small counts: int64 sums
-    known = factor_counts(table, shoes)
-    counts = weigh_counts(entries, known, table._factor_layout, table.bound(int(known[:, size].max())))
+    known = factor_counts(shoes, table.partition, bool(table.refined))
+    counts = weigh_counts(entries, known, table.factor_layout, table.bound(int(known[:, size].max())))
     if counts.sum(axis=1).tolist() != [table.scale * falling(int(shoe), table.depth) for shoe in known[:, size]]:
         return entries, pays
     shifted = pays.dense - pays.dense[largest]
@@ -403,14 +387,14 @@ def batch_expectations(counts: Any, bets: "str | Bet | Iterable[str | Bet]", rul
                 known_of[place] = projected(rows[chunk], _projection(table.partition, shoes.shape[1], bool(table.refined)))
             known = known_of[place]
             if wide or bound >= INT64_SAFE:  # Python integers
-                paid = weigh_counts(basis.entries, known, table._factor_layout, bound).astype(object) @ paying.dense.astype(object)
+                paid = weigh_counts(basis.entries, known, table.factor_layout, bound).astype(object) @ paying.dense.astype(object)
             elif 4 * max(largest_pay, 1) * bound >= INT64_SAFE:  # every partial sum is at most the largest pay (or 1) times the total: int64
-                paid = weigh_counts(basis.entries, known, table._factor_layout, bound, pays=paying, shared=table.shared_factors)
+                paid = weigh_counts(basis.entries, known, table.factor_layout, bound, pays=paying, shared=table.shared_factors)
             else:  # folded, every partial sum is at most twice the largest pay times twice the total
                 if "folded" not in basis.kept:
                     basis.kept["folded"] = folded(table, basis.entries, paying)
                 entries, shifted = cast(tuple[Entries, Pays], basis.kept["folded"])
-                paid = weigh_counts(entries, known, table._factor_layout, bound, pays=shifted, shared=table.shared_factors)
+                paid = weigh_counts(entries, known, table.factor_layout, bound, pays=shifted, shared=table.shared_factors)
             if whole:
                 numerators = paid.astype(numerators.dtype, copy=False)
             else:

@@ -16,7 +16,8 @@ from ..core.features import COUNTED, Levels, shoe_counts
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from .store import card_table, coup_table
-from .tables import shoe_support, slot_distribution, tracked_key
+from .slots import slot_distribution
+from .tables import shoe_support, tracked_key
 from .events import cached_basis
 
 
@@ -26,7 +27,7 @@ class FastEngine:
     def coups(self, shoe: Shoe, decisions: Decisions, tracked: Levels, bets: tuple[Bet, ...] | None = None,
               faces: frozenset[str] | None = None) -> Distribution:
         """The coups of the shoe. With card slots tracked (and no counts): weighed by the pattern of
-        their values, each split into classes (:func:`~exact_odds.engine.tables.slot_distribution`); a slot
+        their values, each split into classes (:func:`~exact_odds.engine.slots.slot_distribution`); a slot
         not in ``faces`` (else the slots whose face the bets read) is told apart by its mark alone. Else
         from a table (one that counts cards alone is built, given the bets, with the events they
         and the winner tell apart as rows; one that tracks slots too, for the cards the shoe

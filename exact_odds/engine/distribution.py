@@ -49,6 +49,40 @@ def count_array(values: Sequence[int] | Array, total: int) -> Array:
     return array
 
 
+DENSE_KEYS = 1 << 24
+"""Weights are summed by key with a count over every possible key up to this many keys, else by sorting."""
+
+
+def _summable(weights: Array) -> bool:
+    """Whether the ``weights`` (from 0) add up below 2^53, so that float64 sums them exactly (the
+    float sum errs by far less than the margin left)."""
+    return weights.dtype != object and float(weights.sum(dtype=np.float64)) < FLOAT_EXACT / 2
+
+
+def sums_at(index: Array, weights: Array, length: int) -> Array:
+    """The sum of the ``weights`` at each index 0 .. length - 1, exactly (float64 while every sum is below 2^53)."""
+    if _summable(weights):
+        summed: Array = np.bincount(index, weights, minlength=length).astype(weights.dtype)
+        return summed
+    summed = np.zeros(length, dtype=weights.dtype)
+    np.add.at(summed, index, weights)
+    return summed
+
+
+def sums_by_key(keys: Array, weights: Array, possible: int) -> tuple[Array, Array]:
+    """The distinct ``keys`` (below ``possible``) in order and the sum of the ``weights`` of each, exactly.
+
+    >>> [array.tolist() for array in sums_by_key(np.array([5, 2, 5]), np.array([1, 7, 3]), 8)]
+    [[2, 5], [7, 4]]
+    """
+    if possible <= DENSE_KEYS and _summable(weights):
+        sums = np.bincount(keys, weights, minlength=possible)
+        present = np.flatnonzero(sums)
+        return present, sums[present].astype(weights.dtype)
+    distinct, index = np.unique(keys, return_inverse=True)
+    return distinct, sums_at(index.ravel(), weights, len(distinct))
+
+
 @dataclass(frozen=True, eq=False)
 class Distribution:
     """Counts of ordered card sequences by feature values (see the module docstring)."""

@@ -15,10 +15,10 @@ from typing import Any
 import numpy as np
 
 from ..bets.bets import Bet, settlement
-from .distribution import FLOAT_EXACT
 from ..core.features import Array, Columns
+from .distribution import sums_by_key
 from .kernel import Entries, weigh
-from .tables import ABSENT, MAX_CARDS, Table, _factor_indices
+from .tables import ABSENT, MAX_CARDS, Table, factor_indices, pack, sorted_ids, unpack
 
 
 @dataclass(frozen=True, eq=False)
@@ -44,7 +44,7 @@ def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> Ev
     the classes of each point value where the events do not tell them apart (:func:`coarsened`)."""
     lines = [settlement(bet, table.columns, table.settlements) for bet in bets] + ([table.columns["winner"]] if winner else [])
     events, representatives, row_event = _distinct_rows(np.stack(lines, axis=1))
-    keys, weight = _merged(row_event.ravel()[table.entry_row] * len(table.multisets) + table.entry_multiset, table.entry_weight,
+    keys, weight = sums_by_key(row_event.ravel()[table.entry_row] * len(table.multisets) + table.entry_multiset, table.entry_weight,
                            len(events) * len(table.multisets))
     event, multiset = np.divmod(keys, len(table.multisets))
     return _basis(table, bets, events, coarsened(table, Entries(table.factors, multiset, event, weight, len(events))), row_event.ravel(), representatives)
@@ -87,7 +87,7 @@ def coarsened(table: Table, entries: Entries) -> Entries:
     refined = table.refined
     if not refined or entries.weight.dtype == object or not len(entries.multiset) or refined + 10 >= ABSENT or entries.targets >= 1 << 26:
         return entries
-    ids = _ids(table.multisets)[entries.multiset]  # (entries, 6): each multiset's class ids, sorted (a card of value v not refined: refined + v)
+    ids = sorted_ids(table.multisets)[entries.multiset]  # (entries, 6): each multiset's class ids, sorted (a card of value v not refined: refined + v)
     event, weight = entries.target.astype(np.int64), entries.weight.astype(np.int64)
     value_of = table.partition.values
     factorial = np.cumprod(np.r_[1, np.arange(1, MAX_CARDS + 1)])
@@ -103,7 +103,7 @@ def coarsened(table: Table, entries: Entries) -> Entries:
         ways = factorial[cards] // repeated
         chosen = np.flatnonzero((cards > 0) & ~(ids == refined + value).any(axis=1) & (weight % ways == 0))
         coarse = np.sort(np.where(inside[chosen], refined + value, ids[chosen]), axis=1)
-        groups, first, inverse, size = np.unique(_pack(coarse) * entries.targets + event[chosen], return_index=True, return_inverse=True,
+        groups, first, inverse, size = np.unique(pack(coarse.T) * entries.targets + event[chosen], return_index=True, return_inverse=True,
                                                  return_counts=True)  # (the multiset, then the event)
         quotient = weight[chosen] // ways[chosen]
         low, high = np.full(len(groups), np.iinfo(np.int64).max), np.full(len(groups), np.iinfo(np.int64).min)
@@ -120,50 +120,8 @@ def coarsened(table: Table, entries: Entries) -> Entries:
         weight = np.concatenate([weight[keep], low[merged]])
     if len(weight) == len(entries.multiset):
         return entries
-    keys, first, multiset = np.unique(_pack(ids), return_index=True, return_inverse=True)
-    counts = np.zeros((len(keys), refined + 10), dtype=np.int64)
-    for position in range(MAX_CARDS):
-        held = ids[first, position] != ABSENT
-        np.add.at(counts, (np.flatnonzero(held), ids[first, position][held]), 1)
-    return Entries(_factor_indices(counts, table.partition, refined, table.depth), multiset.ravel(), event, weight, entries.targets)
-
-
-def _ids(counts: Array) -> Array:
-    """Multisets of at most six cards given as counts of each id, as their ids: sorted, padded with ABSENT."""
-    ids = np.full((len(counts), MAX_CARDS), ABSENT, dtype=np.int64)
-    row, column = np.nonzero(counts)
-    repeats = counts[row, column].astype(np.int64)
-    rows, columns = np.repeat(row, repeats), np.repeat(column, repeats)
-    ids[rows, np.arange(len(rows)) - np.repeat(np.searchsorted(rows, np.arange(len(counts))), np.bincount(rows, minlength=len(counts)))] = columns
-    return ids
-
-
-def _pack(ids: Array) -> Array:
-    """Sorted ids of six cards, six bits each, as one integer."""
-    packed = np.zeros(len(ids), dtype=np.int64)
-    for position in range(MAX_CARDS):
-        packed = (packed << 6) | ids[:, position]
-    return packed
-
-
-DENSE_KEYS = 1 << 24
-"""Entries are merged by a count over every possible key up to this many keys, else by sorting."""
-
-
-def _merged(keys: Array, weights: Array, possible: int) -> tuple[Array, Array]:
-    """The distinct ``keys`` in order and the sum of the ``weights`` of each, exactly.
-
-    >>> [array.tolist() for array in _merged(np.array([5, 2, 5]), np.array([1, 7, 3]), 8)]
-    [[2, 5], [7, 4]]
-    """
-    if possible <= DENSE_KEYS and weights.dtype != object and int(weights.sum()) < FLOAT_EXACT:
-        sums = np.bincount(keys, weights, minlength=possible)  # float64, exact: every sum is below 2^53
-        present = np.flatnonzero(sums)
-        return present, sums[present].astype(weights.dtype)
-    distinct, index = np.unique(keys, return_inverse=True)
-    merged = np.zeros(len(distinct), dtype=weights.dtype)
-    np.add.at(merged, index, weights)
-    return distinct, merged
+    keys, multiset = np.unique(pack(ids.T), return_inverse=True)
+    return Entries(factor_indices(unpack(keys, refined + 10), table.partition, refined, table.depth), multiset.ravel(), event, weight, entries.targets)
 
 
 def cached_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:
@@ -214,7 +172,7 @@ def _basis_from_arrays(table: Table, bets: tuple[Bet, ...], winner: bool, arrays
                    or (row_event[representatives] != np.arange(events)).any()):
         return None
     if len(weight) and (multiset.min() < 0 or multiset.max() >= len(factors) or target.min() < 0 or target.max() >= events
-                        or weight.min() <= 0 or factors.min() < 0 or factors.max() >= len(table._factor_layout[0])):
+                        or weight.min() <= 0 or factors.min() < 0 or factors.max() >= len(table.factor_layout[0])):
         return None
     at = Columns({name: column[representatives] for name, column in table.columns.items()}, table.columns.levels)
     settled = [bet.settle(at) for bet in bets] + ([at["winner"]] if winner else [])
@@ -222,7 +180,11 @@ def _basis_from_arrays(table: Table, bets: tuple[Bet, ...], winner: bool, arrays
         return None
     entries = Entries(factors, multiset, target, weight, events)
     # at least MAX_CARDS of each class: every factor is at least 1, so an entry moved or reweighed changes a count
-    shoes = np.random.default_rng(len(weight)).integers(MAX_CARDS, 2 * MAX_CARDS + 1, size=(CHECKED_SHOES, table.partition.classes if table.refined else 10))
+    # (drawn by the standard library's generator: numpy.random would cost a cold start tens of milliseconds)
+    from random import Random
+
+    draw, classes = Random(len(weight)), table.partition.classes if table.refined else 10
+    shoes = np.array([[draw.randint(MAX_CARDS, 2 * MAX_CARDS) for _ in range(classes)] for _ in range(CHECKED_SHOES)], dtype=np.int64)
     vectors = table.factor_vectors(shoes)
     bound = table.bound(int(shoes.sum(axis=1).max()))
     order = np.argsort(row_event, kind="stable")  # every event holds its representative row: no empty run

@@ -32,7 +32,8 @@ from ..core.features import Array, Columns, Granularity, Partition, card_columns
 from .kernel import exact_counts
 from ..core.shoe import Shoe
 from .store import bets_key, kept
-from .tables import Tracked, card_partition_of
+from .coup_table import card_partition_of
+from .tables import Tracked
 
 CHUNK = 1 << 19
 """Draws of classes checked at once."""

@@ -27,11 +27,12 @@ import numpy as np
 from ..bets.bets import Bet
 from ..core.features import COUNTED, Array, Granularity, Partition
 from ..core.policy import Decisions
-from .tables import (MAX_CARDS, Support, Table, Tracked, build_coup_table, card_partition_of, counted_partition, counted_table, table_arrays,
-                     table_from_arrays)
-from .tables import card_table as build_card_table
+from .coup_table import build_coup_table, card_partition_of
+from .coup_table import card_table as build_card_table
+from .counted import counted_partition, counted_table
+from .tables import MAX_CARDS, Support, Table, Tracked, table_arrays, table_from_arrays
 
-BUILDERS = ("engine/store.py", "engine/tables.py", "engine/patterns.py", "engine/events.py", "engine/kernel.py", "engine/distribution.py",
+BUILDERS = ("engine/store.py", "engine/tables.py", "engine/sequences.py", "engine/coup_table.py", "engine/counted.py", "engine/patterns.py", "engine/events.py", "engine/kernel.py", "engine/distribution.py",
             "core/cards.py", "core/coup.py", "core/features.py", "core/policy.py", "core/rules.py", "bets/conditions.py", "bets/bets.py")
 """The modules whose source builds the tables (relative to the package)."""
 KEPT = 32
@@ -114,10 +115,10 @@ def _read(path: str, restore: Callable[[dict[str, Array]], Kept | None]) -> Kept
 
 
 def coup_table(decisions: Decisions, tracked: Tracked = (), support: Support = None, bets: tuple[Bet, ...] | None = None) -> Table:
-    """The table of :func:`~exact_odds.engine.tables.build_coup_table`, kept on disk and in memory. A
+    """The table of :func:`~exact_odds.engine.coup_table.build_coup_table`, kept on disk and in memory. A
     table of counted predicates alone is the same for every shoe (no support: one table, and one
     event basis, however the shoe runs out of cards); given the ``bets`` to settle, its rows are the
-    events they and the winner tell apart (far fewer: see :func:`~exact_odds.engine.tables.counted_table`)."""
+    events they and the winner tell apart (far fewer: see :func:`~exact_odds.engine.counted.counted_table`)."""
     counted = bool(tracked) and all(slot.startswith(COUNTED) for slot, _ in tracked)
     return _coup_table(decisions, tracked, None if counted else support, bets if counted else None)
 
@@ -148,7 +149,7 @@ def _coup_table(decisions: Decisions, tracked: Tracked, support: Support, bets: 
 
 @lru_cache(maxsize=16)
 def card_table(tracked: Tracked, partition: Partition | None = None) -> Table:
-    """The table of :func:`~exact_odds.engine.tables.card_table`, kept on disk."""
+    """The table of :func:`~exact_odds.engine.coup_table.card_table`, kept on disk."""
     chosen = partition if partition is not None else card_partition_of(tracked)
     what = (tracked, chosen.labels)
     table = kept("cards", what, lambda: build_card_table(tracked, chosen), _table_arrays,

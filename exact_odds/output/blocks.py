@@ -5,6 +5,10 @@ Markdown, CSV, JSON, LaTeX or HTML. A block says what a part is (a heading, a ta
 how a format lays it out. A document holds its blocks (what a reader sees); its :class:`Data` (what
 a program reads: the JSON record and, flat, the CSV table); and, where its typeset form says other
 things than its text (formulas and exact fractions set as mathematics), its blocks for LaTeX.
+
+Blocks are built, then read by the renderer: nothing compares, hashes, prints or changes them, so
+their dataclasses generate ``__init__`` alone (the methods of frozen dataclasses would cost every
+command's cold start several milliseconds for these sixteen classes).
 """
 
 from collections.abc import Iterable, Sequence
@@ -12,14 +16,14 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Strong:
     """Text in bold, where the format has bold."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Link:
     """Text that links to ``target``; with ``page``, to the sibling page ``target`` in the format of
     the page that links to it (``target.html`` from HTML, ``target.md`` from Markdown)."""
@@ -29,14 +33,14 @@ class Link:
     page: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Code:
     """Text to type as it is (a command line): code where the format has it."""
 
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Exact:
     """An exact number, with its decimal when one is given: set as mathematics in LaTeX."""
 
@@ -48,13 +52,13 @@ Cell = str | Strong | Link
 Span = str | Strong | Link | Exact | Code
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Heading:
     level: int
     text: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Paragraph:
     text: str | tuple[Span, ...]
     """Plain text (its line breaks kept in the text formats), or spans."""
@@ -62,7 +66,7 @@ class Paragraph:
     """The text formats break it into lines of at most this many characters, between words only."""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Items:
     items: tuple[str, ...]
     lead: str | None = None
@@ -72,7 +76,7 @@ class Items:
     writes the items as lines without a bullet otherwise."""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Preformatted:
     text: str
     """Lines laid out already (no final newline)."""
@@ -80,7 +84,7 @@ class Preformatted:
     """Long lines wrap (a formula), rather than scroll (a table)."""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Table:
     headers: tuple[Cell, ...]
     rows: tuple[tuple[Cell, ...], ...]
@@ -99,7 +103,7 @@ class Table:
     written by hand."""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Plot:
     name: str
     """The file name of the SVG beside a Markdown page, and the HTML id."""
@@ -107,14 +111,14 @@ class Plot:
     caption: str
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Comment:
     """Lines for the reader of the source (LaTeX and HTML comments); plain text leaves them out."""
 
     lines: tuple[str, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Equation:
     """``symbol`` sub ``subscript`` of ``variable`` equals an expression: ``name = text`` in plain
     text, with ``remark`` on a line under it; ``latex`` in LaTeX."""
@@ -128,14 +132,14 @@ class Equation:
     remark: str = ""
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Equations:
     """Equations displayed together (aligned at their equals signs in LaTeX)."""
 
     equations: tuple[Equation, ...]
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Group:
     """Blocks written on consecutive lines, without the blank line that separates blocks."""
 
@@ -145,7 +149,7 @@ class Group:
 Block = Heading | Paragraph | Items | Preformatted | Table | Plot | Comment | Equations | Group
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Data:
     """What a program reads: ``record`` (JSON-able: dicts, lists, strings, numbers) and, for CSV,
     the same content as one flat ``table``."""
@@ -154,7 +158,7 @@ class Data:
     table: Table | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(eq=False, repr=False)
 class Document:
     blocks: tuple[Block, ...]
     data: Data | None = None

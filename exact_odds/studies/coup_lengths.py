@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from itertools import combinations_with_replacement, product
 
+from ..core.features import sequence_index
 from ..core.policy import Decisions
 from ..errors import InputError
 from .dealer import dealing_table
@@ -82,8 +83,7 @@ def coup_lengths(decisions: Decisions) -> CoupLengths:
     used = table[0]
 
     def cards(first: int, second: int, third: int, fourth: int) -> tuple[int, ...]:
-        code = ((first * 10 + second) * 10 + third) * 10 + fourth
-        return tuple(int(used[(code * 10 + fifth) * 10]) for fifth in range(10))
+        return tuple(int(used[sequence_index((first, second, third, fourth, fifth, 0))]) for fifth in range(10))
 
     seen = {(player, banker): cards(player[0], banker[0], player[1], banker[1]) for player, banker in product(PAIRS, PAIRS)}
     for (player, banker), behaviour in seen.items():  # a hand's two cards in either order take the same cards

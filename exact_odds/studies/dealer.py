@@ -18,6 +18,7 @@ import numpy as np
 
 from ..core.cards import POINT_VALUES, RANKS, rank_index
 from ..core.coup import EMPTY_HAND, STOOD, coup_sequences, next_card, totals, winner_index
+from ..core.features import sequence_index, shoe_order
 from ..bets.bets import Bet, available_bets, unknown_bet
 from ..errors import InputError
 from ..core.numbers import parse_exact, shown
@@ -116,17 +117,15 @@ def play_values(decisions: Decisions, values: list[int], start: int, rng: np.ran
 
 @lru_cache(maxsize=4)
 def dealing_table(decisions: Decisions) -> tuple[np.ndarray, np.ndarray] | None:
-    """For pure decisions, the coup dealt from any six point values (index: the values as a
-    6-digit number): cards used and winner, read off the vectorised walk (:func:`~exact_odds.core.coup.coup_sequences`)."""
+    """For pure decisions, the coup dealt from any six point values (index:
+    :func:`~exact_odds.core.features.sequence_index`): cards used and winner, read off the
+    vectorised walk (:func:`~exact_odds.core.coup.coup_sequences`)."""
     if not decisions.pure:
         return None
     values, _ = coup_sequences(decisions)
-    player_stood = values[4] < 0
-    positions = np.vstack([values[:4], np.where(player_stood, values[5], values[4]), np.where(player_stood, -1, values[5])])
+    positions = shoe_order(values)
     used = (positions >= 0).sum(axis=0)
-    prefix = np.zeros(values.shape[1], dtype=np.int64)
-    for row in range(6):
-        prefix = prefix * 10 + np.maximum(positions[row], 0) * (row < used)
+    prefix = sequence_index(np.maximum(positions, 0))  # the cards the coup uses, then zeros
     winner = winner_index(*totals(values))
     spans = 10 ** (6 - used)
     start = prefix - prefix % spans
@@ -142,9 +141,7 @@ def _coups(table: tuple[np.ndarray, np.ndarray], digits: np.ndarray, position: n
     :func:`deal_shoes`), read off the dealing table for every shoe at once: the coups of each shoe,
     and per coup (shoe after shoe) its first card and the index of its six values in the table."""
     shoes, width = digits.shape[0], max(0, digits.shape[1] - 5)
-    windows = np.zeros((shoes, width), dtype=np.int64)
-    for offset in range(6):
-        windows = windows * 10 + digits[:, offset : offset + width]
+    windows = sequence_index(digits[:, offset : offset + width] for offset in range(6))
     # each shoe's card after every coup, read to the end of the shoe (a last column that stays there),
     # in one flat array so that a step of every shoe is one lookup
     rows = np.arange(shoes)[:, None] * (width + 1)

@@ -5,7 +5,7 @@ from fractions import Fraction
 from ..engine.analysis import return_table
 from ..bets.bets import Bet
 from ..core.cards import SUITS, Card
-from ..core.coup import Coup, play_coup
+from ..core.coup import Coup, coup_key, play_coup
 from ..engine.enumerator import enumerate_coups
 from ..errors import InputError
 from ..bets.conditions import MissingDetail, parse_condition
@@ -20,9 +20,8 @@ def coup_features(coup: Coup, decisions: Decisions) -> Columns:
     """The feature columns (one row) of a settled coup, for settling bets on it (the fifth and
     sixth cards of the sequence only where the coup dealt them: a bet that reads one it did not
     deal cannot be settled)."""
-    hand = coup.hand
-    columns = coup_columns([(hand[0] + hand[2]) % 10], [(hand[1] + hand[3]) % 10], [max(hand[4], -1)], [max(hand[5], -1)],
-                           decisions.rules.naturals)
+    player_two, banker_two, player_third, banker_third = coup_key(coup.hand)
+    columns = coup_columns([player_two], [banker_two], [player_third], [banker_third], decisions.rules.naturals)
     cards = {"player": coup.player, "banker": coup.banker}
     third = [hand[2] for hand in (coup.player, coup.banker) if len(hand) == 3]  # cards 5 and 6, as far as dealt
     held: dict[str, Card | None] = {position: card for position, card in zip(LATE_POSITIONS, third)}

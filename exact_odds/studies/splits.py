@@ -46,13 +46,16 @@ from ..core.features import (
     Granularity,
     add_counted,
     card_columns,
+    class_columns,
     class_values,
+    coup_class,
+    sequence_index,
     shoe_counts,
 )
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.distribution import INT64_SAFE, draws
-from ..engine.tables import _shoe_sequences, class_columns, coup_class
+from ..engine.sequences import shoe_sequences
 
 CARDS = 6
 """The cards of a coup's sequence."""
@@ -78,19 +81,16 @@ def _value_rows(decisions: Decisions) -> tuple[Columns, Array, Array]:
     """Every coup over point values with its fifth and sixth cards filled in (each full sequence of
     six values, once per pure choice of a mixed policy): its features at the value level (every
     slot and shoe position tracked), its index among the 10^6 sequences, and its weight."""
-    values, cards, weights = _shoe_sequences(decisions, (4, 5))
+    values, cards, weights = shoe_sequences(decisions, (4, 5))
     wide = values.astype(np.int64)
-    columns = class_columns(coup_class(wide), decisions)
+    columns = class_columns(coup_class(wide), decisions.rules.naturals)
     for slot, row in zip(SLOTS, wide):
         columns.update(card_columns(slot, Granularity.VALUE, row))
         columns.levels[slot] = Granularity.VALUE
     for position, row in zip(LATE_POSITIONS, cards[4:].astype(np.int64)):
         columns.update(card_columns(position, Granularity.VALUE, row))
         columns.levels[position] = Granularity.VALUE
-    index = np.zeros(len(weights), dtype=np.int64)
-    for row in cards.astype(np.int64):
-        index = index * 10 + row
-    return columns, index, weights
+    return columns, sequence_index(cards.astype(np.int64)), weights
 
 
 def _value_pays(decisions: Decisions, bet: Bet) -> Array:
@@ -176,11 +176,7 @@ class Sequences:
     def value_index(self) -> Array:
         """(A,)*6: the index of each sequence's values among the 10^6 sequences of six values."""
         values = np.asarray(class_values(self.alphabet), dtype=np.int64)[self.present]
-        index = np.zeros((1,) * CARDS, dtype=np.int64)
-        for position in range(CARDS):
-            shape = [1] * CARDS
-            shape[position] = self.symbols
-            index = index * 10 + values.reshape(shape)
+        index = sequence_index(values.reshape([self.symbols if axis == position else 1 for axis in range(CARDS)]) for position in range(CARDS))
         shaped: Array = np.broadcast_to(index, (self.symbols,) * CARDS)
         return shaped
 
