@@ -307,7 +307,7 @@ about 3 s each, most of it the payoff table); every record was certified as it w
 
 
 def test_results_hold_every_shoe() -> None:
-    """results/banque/ (python -m exact_odds.output.banque_results): both rule sets, 1-8 decks and inf."""
+    """results/banque/ (python -m exact_odds.commands.banque): both rule sets, 1-8 decks and inf."""
     assert [path.name for path in RECORDS] == sorted(f"{preset}-decks-{decks}.json" for preset in ("banque", "banque_ethier_lee")
                                                      for decks in (*range(1, 9), "inf"))
 

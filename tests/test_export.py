@@ -11,14 +11,14 @@ from pathlib import Path
 
 import pytest
 
-from exact_odds.output import export
+from exact_odds.commands import export
 from exact_odds.cli.commands import main
 from exact_odds.errors import InputError
-from exact_odds.output.export import CHEMIN, chemin_files, parse_deck_list
+from exact_odds.commands.export import CHEMIN, chemin_files, parse_deck_list
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BANQUE = "banque"
-"""results/banque/ is written by python -m exact_odds.output.banque_results, not by export (the banque
+"""results/banque/ is written by python -m exact_odds.commands.banque, not by export (the banque
 command comes with issue 30); tests/test_banque.py rechecks its certificates."""
 
 

@@ -317,7 +317,7 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
         return
     from ..engine.analysis import ENGINES, analyze
     from ..core.policy import pure_policies, resolve
-    from ..output.analysis_tables import analysis_document, choices_document
+    from ..commands.analyze import analysis_document, choices_document
     from ..output.render import render
 
     given_options = Options(**{name: value for name, value in shared_values.items() if value is not None})
@@ -333,7 +333,7 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
         if given is not None or returns:
             raise InputError("--by gives a table by value: it does not combine with --given or --returns")
         from ..engine.analysis import by_feature as by_value
-        from ..output.analysis_tables import by_document
+        from ..commands.analyze import by_document
 
         emit(render(by_document(by_feature.lower(), by_value(shoe, bets, given_options.decisions(shoe), by_feature.lower(), run)), fmt or "table"))
         return
@@ -477,7 +477,7 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
     and a manifest (every catalog bet, or --bets; your --bets-file bets too); and chemin de fer
     solved as a game for each deck count and the infinite deck, as `chemin-de-fer --format json`
     prints it, with a summary. The folder is written whole or not at all."""
-    from ..output.export import export_files, export_steps, parse_deck_list
+    from ..commands.export import export_files, export_steps, parse_deck_list
     from ..output.files import FolderTarget
 
     given_options = options(ctx, **local)
@@ -626,10 +626,10 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
 
     from ..core.rules import PRESETS
     from ..engine.kernel import kernel_info
-    from ..output.export import parse_deck_list
+    from ..commands.export import parse_deck_list
     from ..output.files import FolderTarget
     from ..output.plots import pyplot
-    from ..output.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, InputFile, Progress, ReportSettings, build, report_date
+    from ..commands.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, InputFile, Progress, ReportSettings, build, report_date
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
     from ..studies.dealer import parse_penetration
@@ -749,7 +749,7 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     from ..bets.bets import bet_names
     from ..engine.analysis import analyze
     from ..output.render import render
-    from ..output.sizing_tables import sizing_document
+    from ..commands.size import sizing_document
     from ..studies.rebates import dead_chip as chip_of, session_rebate
     from ..studies.sizing import MAIN, Limits, per_bet, size_joint
     from ..studies.joint import joint
@@ -816,7 +816,7 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     to 8 decks.
     """
     from ..games.chemin import game_rules, solve
-    from ..output.chemin_tables import render_solution
+    from ..commands.chemin import render_solution
 
     given_options = options(ctx, **local)
     if model is None and given_options.rules is None:

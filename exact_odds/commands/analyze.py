@@ -8,7 +8,7 @@ from ..core.features import OUTCOMES
 from ..core.numbers import fixed, percent, square_root
 from ..core.rules import PUNTO_BANCO
 from ..engine.analysis import Analysis, BetAnalysis, best_of
-from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
+from ..output.blocks import Block, Data, Document, Group, Heading, Paragraph, table
 from ..records import versioned
 
 

@@ -4,7 +4,7 @@ folder (``results/banque/`` in the repository): one JSON record each
 time goes to stderr as it is written).
 
 Until the ``banque`` command (after the commands floor, issue 30), write them with
-``python -m exact_odds.output.banque_results [--out results/banque] [--decks 1-8] [--readme]`` (``--readme``: the
+``python -m exact_odds.commands.banque [--out results/banque] [--decks 1-8] [--readme]`` (``--readme``: the
 summary again from the records there); tests/test_banque.py
 rechecks every record's certificates from the payoffs.
 """
@@ -18,8 +18,8 @@ from pathlib import Path
 from typing import Any
 
 from ..core.numbers import fixed
-from .blocks import Document, Heading, Link, Paragraph, table
-from .render import json_text, render_markdown
+from ..output.blocks import Document, Heading, Link, Paragraph, table
+from ..output.render import json_text, render_markdown
 
 FOLDER = "results/banque"
 PRESETS = ("banque_ethier_lee", "banque")
@@ -66,7 +66,7 @@ def readme(records: dict[str, dict[str, Any]]) -> str:
     header = ["rules", "decks", "banker's payoff, players correlated", "players' joint draws on 5", "independent", "Nash equilibria",
               "Nash: each player draws on 5", "Nash: banker's payoff", "certificates", "file"]
     about = "\n".join([
-        "Written by `python -m exact_odds.output.banque_results`; do not edit by hand. Two rule sets: player 2 choosing by his",
+        "Written by `python -m exact_odds.commands.banque`; do not edit by hand. Two rule sets: player 2 choosing by his",
         "own total (`banque_ethier_lee`: Ethier and Lee's simplifying assumption as docs/banque.md reads it) and player 2",
         "reading player 1's third card (`banque`). Half the table's stakes on each hand; payoffs per unit staked in all. The",
         "players correlated: pooled against the banker with a joint lottery (Ethier and Lee's correlated cooperative",
@@ -82,7 +82,7 @@ def main(argv: list[str]) -> int:
     """Write the files (the folder whole, or nothing)."""
     from ..errors import InputError
     from .export import parse_deck_list
-    from .files import FolderTarget
+    from ..output.files import FolderTarget
 
     out, decks, summary_only = FOLDER, "1-8", False
     arguments = list(argv)
@@ -94,7 +94,7 @@ def main(argv: list[str]) -> int:
         elif option == "--readme":
             summary_only = True
         else:
-            print(f"usage: python -m exact_odds.output.banque_results [--out FOLDER] [--decks LIST] [--readme]; not {option!r}", file=sys.stderr)
+            print(f"usage: python -m exact_odds.commands.banque [--out FOLDER] [--decks LIST] [--readme]; not {option!r}", file=sys.stderr)
             return 2
     try:
         with FolderTarget(out, force=False, command="banque") as target:

@@ -31,11 +31,11 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.analysis import BetAnalysis, analyze
 from ..errors import InputError
-from .analysis_tables import settles_on, standard_deviation
-from .blocks import Block, Document, Items, Link, Paragraph, Plot, Preformatted, Table
-from .blocks import table as cells_table
-from .render import render_html, render_markdown
-from .report_pages import Formula, Part, Section, Submission, render_submission_html, render_submission_markdown
+from .analyze import settles_on, standard_deviation
+from ..output.blocks import Block, Document, Items, Link, Paragraph, Plot, Preformatted, Table
+from ..output.blocks import table as cells_table
+from ..output.render import render_html, render_markdown
+from ..output.report_pages import Formula, Part, Section, Submission, render_submission_html, render_submission_markdown
 
 COUNT_THRESHOLDS = tuple(range(-4, 21))
 """True counts at or above which the report's counting simulation may bet."""
@@ -197,7 +197,7 @@ def rules_section(result: BetAnalysis, shoe: Shoe, decisions: Decisions) -> list
 
 def examples_section(result: BetAnalysis, shoe: Shoe, decisions: Decisions) -> list[Part]:
     """A coup of real cards for every pay line, dealt from the enumeration and settled again by hand."""
-    from .coup_examples import TRIES, example_coups
+    from ..studies.examples import TRIES, example_coups
 
     bet = result.bet
     found = example_coups(bet, shoe, decisions)
@@ -284,7 +284,7 @@ def decks_section(bet: Bet, decisions: Decisions, decks: Sequence[int | str], pr
     from sympy.printing.mathml import mathml
 
     from ..studies.formulas import expectation_formulas, house_edge
-    from .plots import edge_by_decks_figure
+    from ..output.plots import edge_by_decks_figure
 
     edges = {count: analyze(shoe_of(count), [bet], decisions).bets[0].house_edge for count in decks}
     if progress:
@@ -311,7 +311,7 @@ def decks_section(bet: Bet, decisions: Decisions, decks: Sequence[int | str], pr
 
 def removal_section(result: Any, shoe: Shoe) -> tuple[list[Part], tuple[int, ...]]:
     """The effects of removal with the derived counts, and the tags the simulation uses."""
-    from .plots import removal_figure
+    from ..output.plots import removal_figure
     from ..studies.removal import balanced_tags, betting_correlation
 
     levels = {level: balanced_tags(result.effects, level) for level in (1, 2)}
@@ -340,7 +340,7 @@ def estimate_cell(estimate: Any, places: int, scale: float = 1.0, suffix: str = 
 def simulation_section(bet: Bet, shoe: Shoe, decisions: Decisions, tags: tuple[int, ...] | None, settings: ReportSettings,
                        progress: Progress | None) -> list[Part]:
     """A seeded simulation: perfect information and the level-2 count at each threshold, the best one named."""
-    from .plots import count_figure
+    from ..output.plots import count_figure
     from ..studies.dealer import Settings
     from ..studies.simulate import estimates, run
 

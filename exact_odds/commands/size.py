@@ -7,7 +7,7 @@ from ..core.numbers import fixed, money, percent, square_root
 from ..core.rules import PUNTO_BANCO
 from ..studies.rebates import DeadChip, SessionRebate
 from ..studies.sizing import Sizing
-from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
+from ..output.blocks import Block, Data, Document, Group, Heading, Paragraph, table
 
 
 def amount_text(amount: Fraction) -> str:

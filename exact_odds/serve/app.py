@@ -32,7 +32,7 @@ from ..core.policy import pure_policies, resolve
 from ..core.rules import PRESETS, rules_text
 from ..engine.analysis import analyze
 from ..errors import InputError
-from ..output.analysis_tables import choices_document
+from ..commands.analyze import choices_document
 from ..output.render import render
 from ..studies.dealing import deal_report
 from . import sessions, staking

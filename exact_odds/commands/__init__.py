@@ -1,0 +1,1 @@
+"""Commands: one request per command, checked once, run, and turned into a document."""
