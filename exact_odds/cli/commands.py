@@ -537,9 +537,10 @@ def eor(ctx: click.Context, /, fmt: str, plot_path: str | None, **local: Any) ->
     results = removal_effects(shoe, bets, given_options.decisions(shoe))
     emit(removal_report(results, shoe, fmt))
     if plot:
+        from ..core.cards import RANKS
         from ..output.plots import removal_figure
 
-        plot.write(removal_figure(results))
+        plot.write(removal_figure([(result.bet.name, result.effects) for result in results], RANKS))
 
 
 @cli.command()

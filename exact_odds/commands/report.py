@@ -324,7 +324,7 @@ def removal_section(result: Any, shoe: Shoe) -> tuple[list[Part], tuple[int, ...
                       f"Weighted by the counts in the shoe the effects sum to exactly {result.weighted_sum}. Removing one whole deck: "
                       f"linear prediction {percent(result.deck_prediction, 6)}, exact {deck}."),
             table(("rank", "effect (exact)", "effect", "level 1", "level 2"), rows, (False, True, True, True, True)),
-            plot(f"{result.bet.name}-removal", removal_figure([result], "svg"), f"{result.bet.name}: effect of removing one card"),
+            plot(f"{result.bet.name}-removal", removal_figure([(result.bet.name, result.effects)], RANKS, "svg"), f"{result.bet.name}: effect of removing one card"),
             Paragraph("Derived counts: balanced integer tags following the effects of removal, equal for equal effects (a card whose "
                       "removal helps the bet counts +); the betting correlation is that of the tags with the effects over the cards of a deck."),
             Items(tuple(counts))], levels[COUNT_LEVEL]
