@@ -178,7 +178,7 @@ def hit_frequency(result: BetAnalysis) -> Fraction:
 
 
 def rules_section(result: BetAnalysis, shoe: Shoe, decisions: Decisions) -> list[Part]:
-    from ..core.rules import rules_text
+    from .rules import rules_text
 
     bet = result.bet
     rows = [(str(number), row.event, row.pays.text, in_words_pay(row.pays.net), in_words(row.condition)) for number, row in enumerate(bet.rows, 1)]

@@ -29,10 +29,11 @@ from ..bets.bets import available_bets
 from ..core.cards import parse_cards
 from ..core.numbers import parse_exact, shown
 from ..core.policy import pure_policies, resolve
-from ..core.rules import PRESETS, rules_text
+from ..core.rules import PRESETS
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..commands.analyze import choices_document
+from ..commands.rules import rules_text
 from ..output.render import render
 from ..studies.dealing import deal_report
 from . import sessions, staking
