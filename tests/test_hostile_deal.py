@@ -24,7 +24,9 @@ from exact_odds.core.cards import POINT_VALUES, RANKS, Card
 from exact_odds.games.chemin import optimal_policy, solve
 from exact_odds.cli.commands import Options
 from exact_odds.core.coup import STOOD, play_coup
-from exact_odds.studies.dealing import deal_report
+from exact_odds.commands.deal import document
+from exact_odds.output.render import render
+from exact_odds.studies.dealing import deal
 from exact_odds.engine.enumerator import enumerate_coups
 from exact_odds.errors import InputError
 from exact_odds.core.features import NOT_DEALT
@@ -165,7 +167,7 @@ def test_deal_mid_coup_equals_brute_force(rules, ranks, rng, length):
             continue
     shoe = shoe_of(ranks)
     bets = list(main_bets(rules).values())
-    text = deal_report(cards, shoe, bets, decisions, Fraction(100))
+    text = render(document(deal(cards, shoe, bets, decisions), Fraction(100)), "text")
     printed = {name: Fraction(row[2]) for name, row in table_rows(text, "outcome").items()}
     event(f"{len(cards)} cards seen, {'mixed' if 'may draw or stand' in text else 'no mixed'} choice at hand")
     events = tuple(("deal", slot, card.value) for slot, card in zip(range(4), cards))

@@ -390,13 +390,15 @@ def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: 
     prints the exact probability of each outcome given the cards seen, drawn from the shoe named by
     --decks/--shoe/--remove less those cards (and, with --given, given how the coup ends).
     """
+    from ..commands.deal import document
     from ..core.cards import parse_cards
-    from ..studies.dealing import deal_report
+    from ..output.render import render
+    from ..studies.dealing import deal as dealt
 
     given_options = options(ctx, **local)
     shoe = given_options.shoe()
     bets, _ = given_options.bets(suits_known=True)
-    emit(deal_report(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), stake, given))
+    emit(render(document(dealt(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), given), stake), "text"))
 
 
 @cli.command(name="bets")

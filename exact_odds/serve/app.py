@@ -33,9 +33,10 @@ from ..core.rules import PRESETS
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..commands.analyze import choices_document
+from ..commands.deal import document as deal_document
 from ..commands.rules import rules_text
 from ..output.render import render
-from ..studies.dealing import deal_report
+from ..studies.dealing import deal
 from . import sessions, staking
 from .sessions import MAX_SHOE_CARDS, MAX_TEXT, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
@@ -379,7 +380,8 @@ def create_app(db: str, token: str | None = None) -> Any:
         decisions = sessions.decisions_from(settings, rules)
         bets, _ = sessions.bets_from(settings, rules, True)
         with sessions.ANALYSIS_LOCK:
-            return JSONResponse({"report": deal_report(cards, shoe, bets, decisions, Fraction(stake), request.given)})
+            dealt = deal(cards, shoe, bets, decisions, request.given)
+        return JSONResponse({"report": render(deal_document(dealt, Fraction(stake)), "text")})
 
     Id = Annotated[str, Path(max_length=64, description="The session's id")]
     IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(
