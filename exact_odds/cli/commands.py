@@ -563,10 +563,10 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     """Deal real shuffled shoes to the cut card (finish the coup in which it appears, play one more)
     with the exact expectation of every bet at every coup; report the distribution of exact EV, the
     gain of betting only when EV > 0, and a count's gains by true count."""
-    from ..output.blocks import laid_out
+    from ..commands.simulate import document
     from ..output.render import render
     from ..studies.dealer import Settings, parse_penetration, parse_tags
-    from ..studies.simulate import run, summary, summary_text
+    from ..studies.simulate import run, summary
 
     from ..studies.parallel import check_address, cores
 
@@ -590,7 +590,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
         simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
     record = summary(simulation)
     record["notes"] = notes
-    emit(render(laid_out(summary_text(record) + "".join(f"Note: {note}\n" for note in notes), versioned("simulate", record)), fmt))
+    emit(render(document(record, notes), fmt))
     if plot and simulation.results:
         from ..output.plots import simulation_figure
 
