@@ -708,9 +708,9 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     pay that keeps the edge at or below a value. The other rows keep their pays."""
     import dataclasses
 
-    from ..output.blocks import laid_out
+    from ..commands.solve_pay import document
     from ..output.render import render
-    from ..studies.paysolve import solution_record, solution_text, solve
+    from ..studies.paysolve import solve
 
     given_options = options(ctx, **local)
     if edge_text is None and max_edge_text is None:
@@ -722,7 +722,7 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     shoe = given_options.shoe()
     (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "bet")
     solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
-    emit(render(laid_out(solution_text(solution, shoe), versioned("solve_pay", solution_record(solution, shoe))), fmt))
+    emit(render(document(solution, shoe), fmt))
 
 
 @cli.command(name="size")
