@@ -531,14 +531,16 @@ def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None
 def eor(ctx: click.Context, /, fmt: str, plot_path: str | None, **local: Any) -> None:
     """Effects of removal: the exact change in each bet's expectation when one card of each rank is
     removed, the sum checks, and balanced level-1 and level-2 counts with their betting correlation."""
-    from ..studies.removal import removal_effects, removal_report
+    from ..commands.eor import document
+    from ..output.render import render
+    from ..studies.removal import removal_effects
 
     given_options = options(ctx, **local)
     shoe = given_options.shoe()
     bets, _ = given_options.bets(suits_known=shoe.knows_suits)
     plot = plot_target(plot_path)
     results = removal_effects(shoe, bets, given_options.decisions(shoe))
-    emit(removal_report(results, shoe, fmt))
+    emit(render(document(results, shoe), fmt))
     if plot:
         from ..core.cards import RANKS
         from ..output.plots import removal_figure
