@@ -442,8 +442,10 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     (with --simulate) match when the printed figure lies within 3 standard errors of our seeded
     simulation. Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
     """
+    from ..commands.verify import document
+    from ..output.render import render
     from ..studies.parallel import cores
-    from ..studies.verify import Calculator, check, published_figures, verify_report
+    from ..studies.verify import Calculator, check, published_figures
 
     given_options = options(ctx, **local)
     for flag, text in (("--source", source_text), ("--bet", bet_name)):
@@ -462,7 +464,7 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     calculator = Calculator(user_bets, cores())
     with progress_bar("verifying", figures) as shown_figures:
         checks = [check(figure, calculator) for figure in shown_figures]
-    emit(verify_report(checks, fmt, skipped))
+    emit(render(document(checks, skipped), fmt))
     sys.exit(1 if any(result.failed for result in checks) else 0)
 
 
