@@ -513,7 +513,8 @@ def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None
     Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
     """
     from ..output.render import render
-    from ..studies.formulas import expectation_formulas, formulas_document, house_edge, outcome_formulas, solve_lines
+    from ..commands.formula import document, solve_lines
+    from ..studies.formulas import expectation_formulas, house_edge, outcome_formulas
 
     given_options = options(ctx, **local)
     bets, _ = given_options.bets(suits_known=True)
@@ -522,7 +523,7 @@ def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None
     expectations = expectation_formulas(bets, decisions)
     answers = {expectation.name: solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)
                for expectation in expectations} if solve or above is not None or below is not None else {}
-    emit(render(formulas_document(outcomes, expectations, answers), fmt))
+    emit(render(document(outcomes, expectations, answers), fmt))
 
 
 @cli.command()

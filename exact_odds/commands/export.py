@@ -75,8 +75,9 @@ def summary_files(analyses: dict[int | str, Analysis]) -> dict[str, str]:
 
 
 def formula_files(bets: list[Bet], analyses: dict[int | str, Analysis], decisions: Decisions) -> dict[str, str]:
-    from ..studies.formulas import expectation_formulas, formulas_document, outcome_formulas
     from ..output.render import render_latex
+    from ..studies.formulas import expectation_formulas, outcome_formulas
+    from .formula import document as formulas_document
 
     document = formulas_document(outcome_formulas(decisions), expectation_formulas(bets, decisions, analyses))
     return {"formulas.json": render_json(document), "formulas.tex": render_latex(document)}
