@@ -22,7 +22,7 @@ from hypothesis import strategies as st
 from exact_odds.bets.bets import main_bets
 from exact_odds.core.cards import POINT_VALUES, RANKS, Card
 from exact_odds.games.chemin import optimal_policy, solve
-from exact_odds.cli.commands import Options
+from exact_odds.commands.setup import Setup
 from exact_odds.core.coup import STOOD, play_coup
 from exact_odds.commands.deal import document
 from exact_odds.output.render import render
@@ -334,7 +334,7 @@ def test_optimal_with_a_total_key_where_the_banker_sees_cards():
     shoe = Shoe.decks(1)
     solved = choices(CHEMIN_DE_FER_B2, optimal_policy(solve("B2", shoe, Fraction(5, 100))))
     for policy in (("optimal,banker_on_3_vs_stood=stand",), ("banker_on_3_vs_stood=stand", "optimal")):
-        decisions = Options(rules=CHEMIN_DE_FER_B2, policy=policy).decisions(shoe)
+        decisions = Setup(rules=CHEMIN_DE_FER_B2, policy=",".join(policy)).decisions(shoe)
         made = choices(CHEMIN_DE_FER_B2, decisions.policy)
         threes = {point for point in made if point.side == "banker" and point.total == 3 and point.third is None}
         assert {point.cards for point in threes} == set(compositions(3))

@@ -10,7 +10,6 @@ import os
 import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
 from fractions import Fraction
 from types import FrameType
 from typing import Any, TypeVar
@@ -19,7 +18,6 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from ..records import versioned
 from ..core.numbers import parse_count, parse_exact, parse_percent, shown
 
 F = TypeVar("F", bound=Callable[..., Any])
@@ -68,51 +66,14 @@ class ExactNumber(click.ParamType):  # type: ignore[type-arg]
         return number
 
 
-class Percentage(click.ParamType):  # type: ignore[type-arg]
-    """A commission in percent, from 0 to below 100."""
-
-    name = "PCT"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
-        rate = parse_percent(value, "--commission")
-        if not 0 <= rate < 100:
-            raise InputError(f"--commission must be at least 0 and below 100 percent, not {shown(value)}")
-        return rate
-
-
-class TiePay(click.ParamType):  # type: ignore[type-arg]
-    """What the tie bet pays, to one (a positive exact number)."""
-
-    name = "N"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
-        from ..bets.bets import parse_pays
-
-        pay = parse_pays(value)
-        if pay.net <= 0:
-            raise InputError(f"--tie-pays must be a positive pay such as 8 or 9, not {shown(value)}")
-        return pay.net
-
-
-class RuleSet(click.ParamType):  # type: ignore[type-arg]
-    """A preset rule set by name, or a TOML rules file."""
-
-    name = "NAME|FILE"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from ..core.rules import rules_named
-
-        return rules_named(str(value))
-
-
 SHARED: dict[str, tuple[str, Callable[[F], F]]] = {
     "decks": ("shoe", click.option("--decks", type=DeckCount(), help="Number of 52-card decks (default 8), or inf: cards drawn with replacement.")),
     "shoe_spec": ("shoe", click.option("--shoe", "shoe_spec", metavar="COUNTS", help="Explicit composition, e.g. A=32,...,K=32 or per card 9h=7 (unnamed ranks count 0).")),
     "remove": ("shoe", click.option("--remove", metavar="CARDS", help='Cards taken out of the shoe, e.g. "5 5 K 9h".')),
-    "rules": ("rules", click.option("--rules", type=RuleSet(), help="Rule set: a preset (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) or a TOML rules file (default punto_banco).")),
+    "rules": ("rules", click.option("--rules", metavar="NAME|FILE", help="Rule set: a preset (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) or a TOML rules file (default punto_banco).")),
     "policy": ("rules", click.option("--policy", multiple=True, metavar="SPEC", help="Choices at option points: player_on_5=draw|stand|P (P exact, e.g. 9/11), comma-separated.")),
-    "commission": ("pays", click.option("--commission", type=Percentage(), help="Commission on a winning banker bet, percent (default: the rule set's, 5).")),
-    "tie_pays": ("pays", click.option("--tie-pays", type=TiePay(), help="What the tie bet pays, to one (default: the rule set's, 8).")),
+    "commission": ("pays", click.option("--commission", metavar="PCT", help="Commission on a winning banker bet, percent (default: the rule set's, 5).")),
+    "tie_pays": ("pays", click.option("--tie-pays", metavar="N", help="What the tie bet pays, to one (default: the rule set's, 8).")),
     "bet_names": ("bets", click.option("--bets", "bet_names", metavar="NAMES", help="Bets: names separated by commas, or all (default banker,player,tie and the bets of --bets-file).")),
     "bets_file": ("bets_file", click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets (same format as the catalog).")),
 }
@@ -140,79 +101,21 @@ def given(value: Any) -> bool:
     return value not in (None, (), False)
 
 
-@dataclass(frozen=True)
-class Options:
-    """The shared options as given to one command, checked and merged once."""
+def setup_of(values: dict[str, Any]) -> Any:
+    """The :class:`~exact_odds.commands.setup.Setup` of the shared options' values (the files named read)."""
+    from ..commands.setup import Setup
 
-    decks: int | str | None = None
-    shoe_spec: str | None = None
-    remove: str | None = None
-    rules: Any = None
-    policy: tuple[str, ...] = ()
-    commission: Fraction | None = None
-    tie_pays: Fraction | None = None
-    bet_names: str | None = None
-    bets_file: str | None = None
-
-    def shoe(self) -> Any:
-        from ..core.shoe import shoe_from_options
-
-        return shoe_from_options(self.decks, self.shoe_spec, self.remove)
-
-    def rule_set(self) -> Any:
-        from ..core.rules import PUNTO_BANCO
-
-        return (self.rules or PUNTO_BANCO).with_pays(self.commission, self.tie_pays)
-
-    def policy_given(self) -> Any:
-        from ..core.policy import Policy
-
-        return Policy.parse(",".join(self.policy))
-
-    def decisions(self, shoe: Any = None) -> Any:
-        """The rules with their choices fixed (``--policy optimal`` is solved for ``shoe``)."""
-        from ..core.policy import resolve
-
-        policy = self.policy_given()
-        if policy.base == "optimal":
-            from ..games.chemin import with_optimal
-
-            policy = with_optimal(self.rule_set(), policy, shoe if shoe is not None else self.shoe())
-        return resolve(self.rule_set(), policy)
-
-    def decisions_for_every_shoe(self, command: str) -> Any:
-        """The decisions of a command that spans deck counts: ``--policy optimal``, solved for one
-        shoe, is refused there."""
-        if self.policy_given().base == "optimal":
-            raise InputError(f"--policy optimal is solved for one shoe and `{command}` spans deck counts: give the policy itself, "
-                             "or see `chemin-de-fer` (export writes its solution for each deck count)")
-        return self.decisions()
-
-    def user_bets(self) -> Any:
-        from ..bets.bets import bets_file
-
-        if self.bets_file is not None and not self.bets_file.strip():
-            raise InputError("--bets-file is empty: name a TOML file of bets")
-        return bets_file(self.bets_file) if self.bets_file else None
-
-    def available(self) -> Any:
-        from ..bets.bets import available_bets
-
-        return available_bets(self.rule_set(), self.user_bets())
-
-    def bets(self, suits_known: bool, option: str = "bets") -> tuple[list[Any], list[str]]:
-        """The bets of --bets (given as ``option``, as the library names it); without it, banker, player, tie and the bets of
-        --bets-file. The main bets' pays and a bets file must reach one of them (else they would
-        change nothing)."""
-        from ..bets.bets import available_bets, check_reach, select_bets
-
-        own = self.user_bets()
-        chosen, notes = select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()), option)
-        check_reach(chosen, self.commission is not None, self.tie_pays is not None, tuple(own or ()), f"bets_file {self.bets_file}")
-        return chosen, notes
+    return Setup.reading(decks=values.get("decks"), shoe=values.get("shoe_spec"), remove=values.get("remove"), rules=values.get("rules"),
+                         policy=",".join(values.get("policy") or ()), commission=values.get("commission"), tie_pays=values.get("tie_pays"),
+                         bets=values.get("bet_names"), bets_file=values.get("bets_file"))
 
 
-def options(ctx: click.Context, **local: Any) -> Options:
+SPANS_DECKS = (" and `{command}` spans deck counts: give the policy itself, or see `chemin-de-fer` "
+               "(export writes its solution for each deck count)")
+"""How a command over several deck counts refuses the policy optimal, solved for one shoe."""
+
+
+def options(ctx: click.Context, **local: Any) -> Any:
     """The shared options for the running command: those given after its name, and those given
     before it (refused where the command does not take them, or when given twice)."""
     command = ctx.command.callback
@@ -231,7 +134,7 @@ def options(ctx: click.Context, **local: Any) -> Options:
         if given(early) and given(late):
             raise InputError(f"{flag} is given both before and after `{ctx.info_name}`: give it once")
         merged[name] = late if given(late) else early
-    return Options(**{name: value for name, value in merged.items() if value is not None})
+    return setup_of(merged)
 
 
 MAX_SIMULATED_CARDS = 52_000
@@ -320,11 +223,11 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
     from ..commands.analyze import analysis_document, choices_document
     from ..output.render import render
 
-    given_options = Options(**{name: value for name, value in shared_values.items() if value is not None})
-    shoe = given_options.shoe()
-    bets, notes = given_options.bets(shoe.knows_suits)
+    given_options = setup_of(shared_values)
+    shoe = given_options.starting_shoe()
+    bets, notes = given_options.chosen_bets(shoe.knows_suits)
     run = ENGINES[engine or "fast"]()
-    rules = given_options.rule_set()
+    rules = given_options.rule_set
     if unordered and (given is not None or by_feature is not None):
         raise InputError("--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup")
     if unordered and all(bet.needs_coup for bet in bets):
@@ -362,7 +265,7 @@ def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
     from ..output.render import render
 
     given_options = options(ctx, **local)
-    rules, policy = given_options.rule_set(), given_options.policy_given()
+    rules, policy = given_options.rule_set, given_options.policy_given()
     if not policy:
         emit(rules_toml(rules) if fmt == "toml" else render(rules_document(rules), "text"))
         return
@@ -396,8 +299,8 @@ def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: 
     from ..studies.dealing import deal as dealt
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
-    bets, _ = given_options.bets(suits_known=True)
+    shoe = given_options.starting_shoe()
+    bets, _ = given_options.chosen_bets(suits_known=True)
     emit(render(document(dealt(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), given), stake), "text"))
 
 
@@ -411,8 +314,8 @@ def list_bets(ctx: click.Context, /, **local: Any) -> None:
 
     given_options = options(ctx, **local)
     available = given_options.available()
-    if given_options.bet_names:
-        chosen, _ = given_options.bets(suits_known=True)
+    if given_options.bets:
+        chosen, _ = given_options.chosen_bets(suits_known=True)
         available = {bet.name: bet for bet in chosen}
     emit(described(available))
 
@@ -460,7 +363,7 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     figures = [figure for figure in figures if simulated or not figure.simulated]
     if not figures:
         raise InputError("no published figure matches the filters" + (f" ({skipped} simulation records: give --simulate)" if skipped else ""))
-    user_bets = given_options.user_bets()
+    user_bets = given_options.own_bets
     calculator = Calculator(user_bets, cores())
     with progress_bar("verifying", figures) as shown_figures:
         checks = [check(figure, calculator) for figure in shown_figures]
@@ -490,8 +393,8 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
     if before is not None and deck_text is not None:
         raise InputError("--decks is given both before and after `export`: give it once")
     decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
-    bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
-    decisions = given_options.decisions_for_every_shoe("export")
+    bets = given_options.chosen_bets(suits_known=True)[0] if given_options.bets else list(given_options.available().values())
+    decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="export"))
     tables = [f"decks-{count}.{kind}" for count in decks for kind in ("csv", "json", "md")]
     with FolderTarget(out, force, "export", expected=[*tables, "README.md"]) as target, \
             progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
@@ -517,8 +420,8 @@ def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None
     from ..studies.formulas import expectation_formulas, house_edge, outcome_formulas
 
     given_options = options(ctx, **local)
-    bets, _ = given_options.bets(suits_known=True)
-    decisions = given_options.decisions_for_every_shoe("formula")
+    bets, _ = given_options.chosen_bets(suits_known=True)
+    decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="formula"))
     outcomes = outcome_formulas(decisions)
     expectations = expectation_formulas(bets, decisions)
     answers = {expectation.name: solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)
@@ -539,8 +442,8 @@ def eor(ctx: click.Context, /, fmt: str, plot_path: str | None, **local: Any) ->
     from ..studies.removal import removal_effects
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
-    bets, _ = given_options.bets(suits_known=shoe.knows_suits)
+    shoe = given_options.starting_shoe()
+    bets, _ = given_options.chosen_bets(suits_known=shoe.knows_suits)
     plot = plot_target(plot_path)
     results = removal_effects(shoe, bets, given_options.decisions(shoe))
     emit(render(document(results, shoe), fmt))
@@ -576,7 +479,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     from ..studies.parallel import check_address, cores
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
+    shoe = given_options.starting_shoe()
     if shoe.with_replacement:
         raise InputError("simulate deals real shoes: give a whole number of decks or a --shoe")
     if shoe.size > MAX_SIMULATED_CARDS:
@@ -587,7 +490,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
             raise InputError("--workers sets local worker processes, and --scheduler runs the shoes on the cluster's workers: give one")
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
-    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
     settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
                         tuple(bets), given_options.decisions(shoe))
     plot = plot_target(plot_path)
@@ -654,12 +557,12 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     given_options = options(ctx, **local)
     decks = tuple(parse_deck_list(deck_text)) if deck_text is not None else DEFAULT_DECKS
     finite = [count for count in decks if count != "inf"]
-    if given_options.shoe_spec is None:
+    if given_options.shoe is None:
         given_options = dataclasses.replace(given_options, decks=max(finite, key=int) if finite else "inf")
-    if given_options.bets_file and not given_options.bet_names:
-        given_options = dataclasses.replace(given_options, bet_names=",".join(given_options.user_bets()))
-    shoe = given_options.shoe()
-    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    if given_options.bets_file and not given_options.bets:
+        given_options = dataclasses.replace(given_options, bets=",".join(given_options.own_bets or ()))
+    shoe = given_options.starting_shoe()
+    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
     if shoes and shoe.size > MAX_SIMULATED_CARDS:
         raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
     if shoes == 1:
@@ -678,7 +581,7 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *arguments]),
                               report_date(), __version__, cores() if shoes >= PARALLEL_SHOES else 1, decks, title, game, submitter, tuple(inputs),
                               str(kernel_info()))
-    decisions = given_options.decisions_for_every_shoe("report")
+    decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="report"))
     pyplot("report")  # matplotlib draws the plots: checked before any work
     browser = chromium() if pdf else None
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
@@ -724,8 +627,8 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
         raise InputError(f"--bet takes one bet, not {shown(bet_name)}: solve-pay prices one bet (see `baccarat-odds bets` for the names)")
     edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
     max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
-    shoe = given_options.shoe()
-    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "bet")
+    shoe = given_options.starting_shoe()
+    (bet,), _ = dataclasses.replace(given_options, bets=bet_name).chosen_bets(shoe.knows_suits, "bet")
     solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
     emit(render(document(solution, shoe), fmt))
 
@@ -764,8 +667,8 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     from ..studies.joint import joint
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
-    bets, notes = given_options.bets(shoe.knows_suits)
+    shoe = given_options.starting_shoe()
+    bets, notes = given_options.chosen_bets(shoe.knows_suits)
     names = [bet.name for bet in bets]
     kelly = parse_exact(kelly_text, "--kelly") if kelly_text is not None else Fraction(1)
     rebate = parse_percent(rebate_text, "--rebate") / 100 if rebate_text is not None else Fraction(0)
@@ -824,6 +727,8 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     Snell's game with cards drawn with replacement: its --decks default is inf; the others default
     to 8 decks.
     """
+    import dataclasses
+
     from ..games.chemin import game_rules, solve
     from ..commands.chemin import render_solution
 
@@ -834,9 +739,9 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
         raise InputError("give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)")
     game = model if model is not None else given_options.rules
     name, _ = game_rules(game)
-    decks = given_options.decks if given_options.decks is not None or given_options.shoe_spec else ("inf" if name == "A" else 8)
-    shoe = Options(decks, given_options.shoe_spec, given_options.remove).shoe()
-    emit(render_solution(solve(game, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
+    decks = given_options.decks if given_options.decks is not None or given_options.shoe else ("inf" if name == "A" else 8)
+    shoe = dataclasses.replace(given_options, decks=decks).starting_shoe()
+    emit(render_solution(solve(game, shoe, (given_options.commission_percent() or Fraction(0)) / 100), fmt))
 
 
 def default_db() -> str:
