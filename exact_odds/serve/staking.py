@@ -75,10 +75,9 @@ class Staking:
             return MAIN
         if not self.sides_need_mains:
             raise InputError("main names the main bets for side_needs_main and side_ratio: give one of them, or leave main out")
-        mains = tuple(name.strip().lower() for name in self.main.split(",") if name.strip())
-        if not mains:
-            raise InputError("main is empty: name the main bets, separated by commas")
-        return mains
+        if not self.main.strip():
+            raise InputError("main is empty: name the main bets, separated by commas", parameter="main")
+        return tuple(bet_names(self.main, "main"))
 
     def limits(self, names: Sequence[str]) -> Limits:
         """The limits, per-bet amounts naming any of the table's bets ``names`` (one amount: each of them)."""
