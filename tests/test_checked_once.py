@@ -72,15 +72,9 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/commands.py", "{} set the counting simulation, and {}"): "commands/report.py's request",
     ("cli/commands.py", "give --edge PCT (the pay for that house edge)"): "commands/solve_pay.py's request",
     ("cli/commands.py", "--bet takes one bet, not {}"): "commands/solve_pay.py's request",
-    ("cli/commands.py", "--rebate must be at least 0 and below 100"): "commands/size.py's request (serve/staking has its twin)",
     ("cli/commands.py", "--session values a rebate on the session"): "commands/size.py's request",
-    ("cli/commands.py", "--main is empty: name the main bets"): "commands/size.py's request (serve/staking has its twin)",
-    ("cli/commands.py", "--main names the main bets for --side-needs"): "commands/size.py's request (serve/staking has its twin)",
     ("cli/commands.py", "give --model A|B2|B3 or --rules NAME|FILE"): "commands/chemin.py's request",
     ("cli/commands.py", "give --model or --rules, not both"): "commands/chemin.py's request",
-    ("serve/staking.py", "rebate must be at least 0 and below 100"): "commands/size.py's request",
-    ("serve/staking.py", "main names the main bets for side_needs_main"): "commands/size.py's request",
-    ("serve/staking.py", "main is empty: name the main bets"): "commands/size.py's request",
     ("serve/staking.py", "bets is empty: name the session's bets"): "commands/size.py's request (a session's)",
     ("serve/staking.py", "bets: {} is not a bet of this session"): "commands/size.py's request (a session's)",
     ("serve/app.py", "give the cards dealt, in shoe order"): "commands/deal.py's request",
@@ -169,3 +163,26 @@ def test_both_doors_give_the_setup_s_refusal(tmp_path: Path, capsys: pytest.Capt
         main(["--decks", "1", *flags])
     parameter = message.split()[0]
     assert capsys.readouterr().err == f"baccarat-odds: error: --{parameter.replace('_', '-')}{message[len(parameter):]}\n"
+
+
+@pytest.mark.parametrize(("fields", "flags", "message", "in_cli"), [
+    ({"main": "banker"}, ["--main", "banker"], "main names the main bets for side_needs_main and side_ratio: give one of them, or leave it out",
+     "--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave it out"),
+    ({"rebate": "100"}, ["--rebate", "100"], "rebate must be at least 0 and below 100 percent, not '100'",
+     "--rebate must be at least 0 and below 100 percent, not '100'"),
+])
+def test_both_doors_give_the_size_request_s_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str], fields: dict[str, str],
+                                                     flags: list[str], message: str, in_cli: str) -> None:
+    """commands/size.py's Staking checks the rebate and the main bets for both doors; the CLI
+    spells every parameter the message names as its flag."""
+    from fastapi.testclient import TestClient
+
+    from exact_odds.cli.commands import main
+    from exact_odds.serve.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+        response = client.post("/api/v1/size", json={"decks": 1, "bankroll": "100", **fields})
+    assert (response.status_code, response.json()) == (422, {"error": message})
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["size", "--decks", "1", "--bankroll", "100", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {in_cli}\n"

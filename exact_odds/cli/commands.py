@@ -7,6 +7,7 @@ command where they mean something. Given to a command where they mean nothing, t
 
 import contextlib
 import os
+import re
 import signal
 import sys
 from collections.abc import Callable, Iterable, Sequence
@@ -658,12 +659,11 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     losses. Prints the stakes, the expected log growth of the bankroll per coup, the position's
     exact expected value, its standard deviation and the probability of losing all of it, and how
     the optimum was found; "no bet" where no stake grows the bankroll."""
-    from ..bets.bets import bet_names
     from ..engine.analysis import analyze
     from ..output.render import render
-    from ..commands.size import sizing_document
+    from ..commands.size import Staking, sizing_document
     from ..studies.rebates import dead_chip as chip_of, session_rebate
-    from ..studies.sizing import MAIN, Limits, per_bet, size_joint
+    from ..studies.sizing import Limits, per_bet, size_joint
     from ..studies.joint import joint
 
     given_options = options(ctx, **local)
@@ -671,16 +671,12 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     bets, notes = given_options.chosen_bets(shoe.knows_suits)
     names = [bet.name for bet in bets]
     kelly = parse_exact(kelly_text, "--kelly") if kelly_text is not None else Fraction(1)
-    rebate = parse_percent(rebate_text, "--rebate") / 100 if rebate_text is not None else Fraction(0)
-    if not 0 <= rebate < 1:
-        raise InputError(f"--rebate must be at least 0 and below 100 percent, not {shown(rebate_text)}")
+    staking = Staking(bankroll=str(bankroll), rebate=rebate_text, side_needs_main=side_needs_main,
+                      side_ratio=None if side_ratio is None else str(side_ratio), main=main_text)
+    rebate = staking.rebate_share
     if session_coups is not None and rebate_text is None:
         raise InputError("--session values a rebate on the session's net loss: give its --rebate PCT")
-    if main_text is not None and not main_text.strip():
-        raise InputError("--main is empty: name the main bets, separated by commas")
-    main = tuple(bet_names(main_text, "main")) if main_text is not None else MAIN
-    if main_text is not None and not (side_needs_main or side_ratio is not None):
-        raise InputError("--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave --main out")
+    main = staking.mains()
     limits = Limits(per_bet(min_text, "--min", names) if min_text is not None else {}, per_bet(max_text, "--max", names) if max_text is not None else {},
                     total_max, unit, side_needs_main, side_ratio, main)
     decisions = given_options.decisions(shoe)
@@ -694,12 +690,19 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
 
 
 def in_cli_terms(error: InputError) -> str:
-    """The message of a library error with the parameter it begins by naming spelled as the option
-    that gives it (``policy key ...`` is ``--policy key ...``)."""
+    """The message of a library error with the parameter it begins by naming, and those it
+    mentions, spelled as the options that give them (``policy key ...`` is ``--policy key ...``)."""
     message = str(error)
     if error.parameter and message.startswith(error.parameter):
-        return "--" + error.parameter.replace("_", "-") + message[len(error.parameter):]
+        message = flag_of(error.parameter) + message[len(error.parameter):]
+    for name in error.mentions:  # the other parameters it names, each a word of its own
+        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag_of(name), message)
     return message
+
+
+def flag_of(parameter: str) -> str:
+    """The option that gives a parameter: ``side_ratio`` is ``--side-ratio``."""
+    return "--" + parameter.replace("_", "-")
 
 
 def fail(message: str, code: int) -> None:

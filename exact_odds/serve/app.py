@@ -34,6 +34,7 @@ from ..engine.analysis import analyze
 from ..errors import InputError
 from ..commands.analyze import choices_document
 from ..commands.setup import MAX_TEXT
+from ..commands.size import Staking
 from ..commands.deal import document as deal_document
 from ..commands.rules import rules_text
 from ..output.render import render
@@ -41,7 +42,7 @@ from ..studies.dealing import deal
 from . import sessions, staking
 from .sessions import MAX_SHOE_CARDS, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
-from .staking import MAX_SERVED, Staking
+from .staking import MAX_SERVED
 
 MAX_BODY = 4 * MAX_TEXT
 """A request body holds at most this many bytes (413 past it)."""
