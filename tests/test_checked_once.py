@@ -55,9 +55,6 @@ TRANSPORT = {
 
 NOT_YET_IN_A_REQUEST = {
     ("cli/commands.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; deal's stake",
-    ("cli/commands.py", "--unordered counts bets on the first cards alone"): "commands/analyze.py's request",
-    ("cli/commands.py", "--unordered counts bets settled on the first cards"): "commands/analyze.py's request",
-    ("cli/commands.py", "--by gives a table by value"): "commands/analyze.py's request",
     ("cli/commands.py", "--policy is no part of a rules file"): "commands/rules.py's request",
     ("cli/commands.py", "--policy optimal is solved for a shoe, and `rules` takes"): "commands/rules.py's request",
     ("cli/commands.py", "--policy: {} has no option point"): "commands/rules.py's request",
@@ -186,3 +183,18 @@ def test_both_doors_give_the_size_request_s_refusal(tmp_path: Path, capsys: pyte
     with pytest.raises(SystemExit, match="^2$"):
         main(["size", "--decks", "1", "--bankroll", "100", *flags])
     assert capsys.readouterr().err == f"baccarat-odds: error: {in_cli}\n"
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--unordered", "hands", "--given", "winner == tie"], "--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup"),
+    (["--unordered", "cards", "--by", "banker_total"], "--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup"),
+    (["--by", "banker_total", "--returns"], "--by gives a table by value: it does not combine with --given or --returns"),
+    (["--unordered", "hands", "--bets", "banker"], "--unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is"),
+])
+def test_the_analyze_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    """commands/analyze.py's request (and the library, for the last) refuses; the CLI names the flags."""
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["--decks", "1", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"

@@ -219,36 +219,11 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
     """
     if ctx.invoked_subcommand is not None:
         return
-    from ..engine.analysis import ENGINES, analyze
-    from ..core.policy import pure_policies, resolve
-    from ..commands.analyze import analysis_document, choices_document
+    from ..commands.analyze import AnalyzeRequest, run
     from ..output.render import render
 
-    given_options = setup_of(shared_values)
-    shoe = given_options.starting_shoe()
-    bets, notes = given_options.chosen_bets(shoe.knows_suits)
-    run = ENGINES[engine or "fast"]()
-    rules = given_options.rule_set
-    if unordered and (given is not None or by_feature is not None):
-        raise InputError("--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup")
-    if unordered and all(bet.needs_coup for bet in bets):
-        raise InputError("--unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
-    if by_feature is not None:
-        if given is not None or returns:
-            raise InputError("--by gives a table by value: it does not combine with --given or --returns")
-        from ..engine.analysis import by_feature as by_value
-        from ..commands.analyze import by_document
-
-        emit(render(by_document(by_feature.lower(), by_value(shoe, bets, given_options.decisions(shoe), by_feature.lower(), run)), fmt or "table"))
-        return
-    if given is not None:
-        emit(render(analysis_document(analyze(shoe, bets, given_options.decisions(shoe), engine=run, given=given), notes, returns), fmt or "table"))
-        return
-    if rules.option_points() and not given_options.policy_given():
-        analyses = [analyze(shoe, bets, resolve(rules, choice), engine=run, unordered=unordered or "") for choice in pure_policies(rules)]
-        emit(render(choices_document(analyses, notes, returns), fmt or "table"))
-        return
-    emit(render(analysis_document(analyze(shoe, bets, given_options.decisions(shoe), engine=run, unordered=unordered or ""), notes, returns), fmt or "table"))
+    request = AnalyzeRequest(setup=setup_of(shared_values), given=given, by=by_feature, unordered=unordered, returns=returns, engine=engine)
+    emit(render(run(request), fmt or "table"))
 
 
 @cli.command(name="rules")
