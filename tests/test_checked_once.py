@@ -29,9 +29,9 @@ TRANSPORT_KINDS = {
 """Refusals by kind: every raise of these belongs to the server's sessions and store."""
 
 TRANSPORT = {
-    ("cli/commands.py", "{} before a command belongs to the analysis"): "where an option stands on the command line",
-    ("cli/commands.py", "{} means nothing to `{}`"): "where an option stands on the command line",
-    ("cli/commands.py", "{} is given both before and after `{}`"): "where an option stands on the command line",
+    ("cli/shared.py", "{} before a command belongs to the analysis"): "where an option stands on the command line",
+    ("cli/shared.py", "{} means nothing to `{}`"): "where an option stands on the command line",
+    ("cli/shared.py", "{} is given both before and after `{}`"): "where an option stands on the command line",
     ("cli/commands.py", "{}: that option is given already"): "an option given twice on the command line",
     ("cli/commands.py", "--decks is given both before and after `export`"): "where an option stands on the command line",
     ("cli/commands.py", "--decks is given both before and after `report`"): "where an option stands on the command line",
@@ -54,7 +54,7 @@ TRANSPORT = {
 """Refusals that belong to a front door, with the reason."""
 
 NOT_YET_IN_A_REQUEST = {
-    ("cli/commands.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; deal's stake",
+    ("cli/params.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; deal's stake",
     ("cli/commands.py", "--policy is no part of a rules file"): "commands/rules.py's request",
     ("cli/commands.py", "--policy optimal is solved for a shoe, and `rules` takes"): "commands/rules.py's request",
     ("cli/commands.py", "--policy: {} has no option point"): "commands/rules.py's request",
