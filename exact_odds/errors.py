@@ -21,10 +21,12 @@ class InputError(ValueError):
     policy key 'bogus': expected player_on_T, player_on_A+B, banker_on_T_vs_X or banker_on_A+B_vs_X (T a total, A+B two card values, X a third card 0-9 or stood)
     """
 
-    def __init__(self, message: str, *, parameter: str | None = None) -> None:
+    def __init__(self, message: str, *, parameter: str | None = None, mentions: tuple[str, ...] = ()) -> None:
         super().__init__(message)
         self.parameter = parameter
         """The parameter the message begins by naming (as the library calls it), or None."""
+        self.mentions = mentions
+        """Other parameters the message names, each a word of its own (a front door spells them its way)."""
 
 
 class UnknownName(InputError, KeyError):

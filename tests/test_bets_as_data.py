@@ -15,7 +15,8 @@ from hypothesis import strategies as st
 from oracles import brute_force_outcomes, coup_features, deal_physically, physical_cards
 
 from exact_odds.bets import conditions
-from exact_odds.bets.bets import Bet, available_bets, bets_file, load_bets
+from exact_odds.bets.bets import Bet, available_bets, load_bets
+from exact_odds.commands.setup import Setup
 from exact_odds.bets.conditions import parse_condition
 from exact_odds.core.cards import Card
 from exact_odds.core.features import SLOTS, Columns, Granularity
@@ -55,7 +56,9 @@ SUITED_COLUMNS = enumerate_coups(SUITED, PUNTO, dict.fromkeys(SLOTS, Granularity
 def user_bets(tmp_path) -> dict[str, Bet]:
     path = tmp_path / "mine.toml"
     path.write_text(USER_BETS, encoding="utf-8")
-    return bets_file(str(path))
+    own = Setup.reading(bets_file=str(path)).own_bets
+    assert own is not None
+    return own
 
 
 # --- a condition is a plain tree ----------------------------------------------------------------

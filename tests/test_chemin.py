@@ -31,7 +31,7 @@ from exact_odds.games.chemin import (
 from exact_odds.games.linalg import maximize, solve_linear
 from exact_odds.errors import InputError
 from exact_odds.core.cards import Card
-from exact_odds.output.chemin_tables import render_solution as render
+from exact_odds.commands.chemin import render_solution as render
 from exact_odds.core.policy import Policy, choices
 from exact_odds.core.numbers import fixed
 from exact_odds.core.rules import CHEMIN_DE_FER_A, PUNTO_BANCO, DrawRules, OptionPoint, load_rules, rules_toml

@@ -11,10 +11,10 @@ from pathlib import Path
 
 import pytest
 
-from exact_odds.output import export
+from exact_odds.commands import export
 from exact_odds.cli.commands import main
 from exact_odds.errors import InputError
-from exact_odds.output.export import CHEMIN, chemin_files, parse_deck_list
+from exact_odds.commands.export import CHEMIN, chemin_files, parse_deck_list
 
 RESULTS = Path(__file__).resolve().parent.parent / "results"
 BANQUE = "banque"

@@ -125,8 +125,8 @@ def test_the_current_folder_with_force_takes_our_files_in_place(tmp_path, monkey
 
 @pytest.mark.parametrize("command", [["export", "--decks", "1"], ["report", "--bets", "banker"]])
 def test_out_dot_in_an_empty_folder_is_one_line_before_any_work(tmp_path, monkeypatch, run, command):
-    from exact_odds.output import export
-    from exact_odds.output import report as mathreport
+    from exact_odds.commands import export
+    from exact_odds.commands import report as mathreport
 
     def no_work(*args, **kwargs):
         raise AssertionError("the work started before --out was checked")

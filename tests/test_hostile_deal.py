@@ -22,9 +22,11 @@ from hypothesis import strategies as st
 from exact_odds.bets.bets import main_bets
 from exact_odds.core.cards import POINT_VALUES, RANKS, Card
 from exact_odds.games.chemin import optimal_policy, solve
-from exact_odds.cli.commands import Options
+from exact_odds.commands.setup import Setup
 from exact_odds.core.coup import STOOD, play_coup
-from exact_odds.studies.dealing import deal_report
+from exact_odds.commands.deal import document
+from exact_odds.output.render import render
+from exact_odds.studies.dealing import deal
 from exact_odds.engine.enumerator import enumerate_coups
 from exact_odds.errors import InputError
 from exact_odds.core.features import NOT_DEALT
@@ -165,7 +167,7 @@ def test_deal_mid_coup_equals_brute_force(rules, ranks, rng, length):
             continue
     shoe = shoe_of(ranks)
     bets = list(main_bets(rules).values())
-    text = deal_report(cards, shoe, bets, decisions, Fraction(100))
+    text = render(document(deal(cards, shoe, bets, decisions), Fraction(100)), "text")
     printed = {name: Fraction(row[2]) for name, row in table_rows(text, "outcome").items()}
     event(f"{len(cards)} cards seen, {'mixed' if 'may draw or stand' in text else 'no mixed'} choice at hand")
     events = tuple(("deal", slot, card.value) for slot, card in zip(range(4), cards))
@@ -332,7 +334,7 @@ def test_optimal_with_a_total_key_where_the_banker_sees_cards():
     shoe = Shoe.decks(1)
     solved = choices(CHEMIN_DE_FER_B2, optimal_policy(solve("B2", shoe, Fraction(5, 100))))
     for policy in (("optimal,banker_on_3_vs_stood=stand",), ("banker_on_3_vs_stood=stand", "optimal")):
-        decisions = Options(rules=CHEMIN_DE_FER_B2, policy=policy).decisions(shoe)
+        decisions = Setup(rules=CHEMIN_DE_FER_B2, policy=",".join(policy)).decisions(shoe)
         made = choices(CHEMIN_DE_FER_B2, decisions.policy)
         threes = {point for point in made if point.side == "banker" and point.total == 3 and point.third is None}
         assert {point.cards for point in threes} == set(compositions(3))

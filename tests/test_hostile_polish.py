@@ -19,8 +19,10 @@ import exact_odds
 from exact_odds.cli.commands import cli
 from exact_odds.output.files import FileTarget, FolderTarget
 from exact_odds.studies.simulate import Estimate
+from exact_odds.commands.verify import document
+from exact_odds.output.render import render
 from exact_odds.studies.figures import parse_printed, published_figures
-from exact_odds.studies.verify import Check, verify_report
+from exact_odds.studies.verify import Check
 
 PACKAGE = Path(exact_odds.__file__).parent
 WIDTH = 120
@@ -50,7 +52,7 @@ def words(text: str) -> set[str]:
 def test_the_verify_table_of_every_shipped_figure_fits_and_cuts_no_word():
     figures = published_figures()
     checks = [printed_as_computed(figure) for figure in figures]
-    table = verify_report(checks, "table")
+    table = render(document(checks), "table")
     long_lines = [line for line in table.splitlines() if len(line) > WIDTH]
     assert not long_lines, long_lines[:3]
     shown = words(table)

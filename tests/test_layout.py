@@ -1,4 +1,5 @@
-"""The package's layout (issue 19): folders by role, no import circle, light imports where promised."""
+"""The package's layout (issues 19 and 30): folders by role, imports only downward, no import circle,
+light imports where promised."""
 
 import ast
 import subprocess
@@ -21,15 +22,16 @@ def imports(path: Path) -> set[str]:
     package = name if path.name == "__init__.py" else name.rpartition(".")[0]
     found = set()
     for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
-        if isinstance(node, ast.ImportFrom) and node.level:
-            base = package.split(".")[: len(package.split(".")) - node.level + 1]
-            target = ".".join(base + ([node.module] if node.module else []))
-            for alias in node.names if not node.module else [None]:
-                candidate = f"{target}.{alias.name}" if alias is not None else target
-                found.add(candidate)
-        elif isinstance(node, (ast.Import, ast.ImportFrom)):
-            names = [alias.name for alias in node.names] if isinstance(node, ast.Import) else [node.module or ""]
-            found.update(name for name in names if name.startswith("exact_odds"))
+        if isinstance(node, ast.ImportFrom):
+            if node.level:
+                base = package.split(".")[: len(package.split(".")) - node.level + 1]
+                target = ".".join(base + ([node.module] if node.module else []))
+            else:
+                target = node.module or ""
+            if target.startswith("exact_odds"):  # each name may be a module (from ..studies import removal)
+                found.update([target] + [f"{target}.{alias.name}" for alias in node.names])
+        elif isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names if alias.name.startswith("exact_odds"))
     return found
 
 
@@ -70,6 +72,47 @@ def test_no_import_circle() -> None:
     for node in sorted(edges):
         if node not in state:
             visit(node)
+
+
+FLOORS = {"errors": 0, "records": 0, "interrupts": 0, "core": 1, "bets": 2, "engine": 3, "games": 3, "studies": 4,
+          "commands": 5, "cli": 6, "serve": 6, "exact_odds": 7, "__main__": 7}
+"""Each folder (and top-level module) by floor: a module imports only from its own floor or below.
+errors, records and interrupts are standard-library modules under everything; the package itself
+(the library's public names) and ``python -m`` stand over the front doors."""
+RENDERER = "output"
+"""The renderer stands beside the floors: it imports only what RENDERER_USES names, and only the
+commands and the front doors import it."""
+RENDERER_USES = {"exact_odds.core.numbers", "exact_odds.errors", "exact_odds.records", "exact_odds.interrupts"}
+"""interrupts holds Ctrl-C while output/files renames a folder written whole: standard library only."""
+
+
+def folder(name: str) -> str:
+    """The folder (or top-level module) a module sits in: ``exact_odds.core.shoe`` -> ``core``."""
+    parts = name.split(".")
+    return parts[1] if len(parts) > 1 else parts[0]
+
+
+def test_imports_run_only_downward() -> None:
+    """Every import, lazy ones inside functions too: core < bets < engine, games < studies <
+    commands < cli, serve; output/ imports only core's numbers, errors and records."""
+    wrong = []
+    for name, targets in graph().items():
+        for target in sorted(targets):
+            source, goal = folder(name), folder(target)
+            if source == RENDERER:
+                allowed = goal == RENDERER or target in RENDERER_USES
+            elif goal == RENDERER:
+                allowed = FLOORS[source] >= FLOORS["commands"]
+            else:
+                allowed = FLOORS[goal] <= FLOORS[source]
+            if not allowed:
+                wrong.append(f"{name} -> {target}")
+    assert not wrong, "imports that run up the floors: " + ", ".join(wrong)
+
+
+def test_every_folder_has_a_floor() -> None:
+    """A new folder or top-level module takes its place in FLOORS (or is the renderer)."""
+    assert {folder(name) for name in MODULES} - {RENDERER} <= set(FLOORS)
 
 
 @pytest.mark.parametrize("name", sorted(MODULES))

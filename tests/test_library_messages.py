@@ -94,7 +94,7 @@ def test_the_parameter_survives_pickling():
 
 
 def test_a_message_that_does_not_begin_with_its_parameter_is_printed_as_it_is():
-    from exact_odds.cli.commands import in_cli_terms
+    from exact_odds.cli.shared import in_cli_terms
 
     assert in_cli_terms(InputError("a policy is needed", parameter="policy")) == "a policy is needed"
     assert in_cli_terms(InputError("policy x", parameter="policy")) == "--policy x"

@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 
 from exact_odds.engine.analysis import PlainEngine, analyze
-from exact_odds.bets.bets import Bet, Payout, bets_file, catalog
+from exact_odds.bets.bets import Bet, Payout, catalog
+from exact_odds.commands.setup import Setup
 from exact_odds.errors import InputError
 from exact_odds.studies.paysolve import choose_row, solve
 from exact_odds.core.policy import Policy, resolve
@@ -15,6 +16,13 @@ from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
 
 PUNTO = resolve(PUNTO_BANCO)
+
+
+def own_bets(path) -> dict[str, Bet]:
+    """The bets of a TOML file, read as --bets-file reads it."""
+    own = Setup.reading(bets_file=str(path)).own_bets
+    assert own is not None
+    return own
 
 
 def with_pay(bet: Bet, row: int, pay: Fraction) -> Bet:
@@ -90,7 +98,7 @@ def test_an_event_naming_two_rows_is_refused(run, tmp_path):
     bets = tmp_path / "bets.toml"
     bets.write_text('[[bet]]\nname = "twice"\npays = [{ when = "winner == banker and banker_total == 7", pays = "5", event = "banker wins" },'
                     ' { when = "winner == banker", pays = "1", event = "Banker wins" }]\n')
-    bet = bets_file(str(bets))["twice"]
+    bet = own_bets(bets)["twice"]
     with pytest.raises(InputError, match="^row 'BANKER WINS' is the event of rows 1, 2 of twice: give the row's number"):
         choose_row(bet, "BANKER WINS")
     assert choose_row(bet, "2") == 1
@@ -125,7 +133,7 @@ def test_cli_text_with_shared_options(run, tmp_path):
     code, out, _ = run("solve-pay", "--bet", "banker_seven", "--row", "banker wins on 7", "--edge", "2.5", "--decks", "6", "--bets-file", str(bets))
     assert code == 0
     # The row wins with probability w (the plain enumerator): at a pay p the edge is 1 - w (p + 1) = 1/40.
-    [wins, _] = analyze(Shoe.decks(6), [bets_file(str(bets))["banker_seven"]], engine=PlainEngine()).bets[0].rows
+    [wins, _] = analyze(Shoe.decks(6), [own_bets(bets)["banker_seven"]], engine=PlainEngine()).bets[0].rows
     pay = (1 - Fraction(1, 40)) / wins.probability - 1
     shown = [line.rsplit(" (", 1)[0] for line in out.splitlines() if line.startswith("pay for a house edge")]
     assert shown == [f"pay for a house edge of 2.5000%: {pay} to 1"]

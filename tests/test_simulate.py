@@ -15,7 +15,9 @@ from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
 from exact_odds.studies.dealer import Settings, deal_shoe, deal_shoes, parse_tags, play_values
-from exact_odds.studies.simulate import estimates, run, summary, summary_text
+from exact_odds.commands.simulate import document
+from exact_odds.output.render import render
+from exact_odds.studies.simulate import estimates, run, summary
 
 PUNTO = resolve(PUNTO_BANCO)
 HI_LO = "2=1,3=1,4=1,5=1,6=1,T=-1,J=-1,Q=-1,K=-1,A=-1"
@@ -255,7 +257,7 @@ def test_quantiles_of_a_sample_without_coups_are_not_given(monkeypatch):
     monkeypatch.setattr(simulate, "SAMPLED_SHOES", 1)  # only shoe 0 is sampled, and it deals no coup
     record = summary(run(Settings(SMALL_SHOE, 20, 4, Fraction(7, 8), True, None, ("banker",), PUNTO)))
     assert record["coups"] == 22 and record["quantiles_from_coups"] == 0 and record["bets"]["banker"]["quantiles"] is None
-    assert "n/a" in summary_text(record)
+    assert "n/a" in render(document(record), "text")
 
 
 NO_COUP = "no shoe dealt a coup"

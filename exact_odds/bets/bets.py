@@ -332,18 +332,6 @@ def _catalog_records() -> dict[str, dict[str, object]]:
     return {record["name"]: record for record in data["bet"]}
 
 
-def bets_file(path: str) -> dict[str, Bet]:
-    """Bets from a user's TOML file."""
-    try:
-        with open(path, encoding="utf-8") as user_file:
-            text = user_file.read()
-    except OSError as error:
-        raise InputError(f"cannot read bets file {shown(path)}: {error.strerror}") from None
-    except UnicodeDecodeError:
-        raise InputError(f"cannot read bets file {shown(path)}: not UTF-8 text") from None
-    return load_bets(text, path)
-
-
 MAIN_BETS = ("banker", "player", "tie")
 
 

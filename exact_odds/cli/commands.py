@@ -1,261 +1,29 @@
-"""The `baccarat-odds` command: parse, call the library, print. No maths here.
-
-The options that name a shoe, a rule set, the main bets' pays and the bets are shared: parsed once
-(click parameter types), accepted before the command or after it (not both), and read by every
-command where they mean something. Given to a command where they mean nothing, they are an error.
+"""The `baccarat-odds` command: its click commands, each mapping its flags onto a request, running
+it, rendering and emitting; and main. No maths here, and no checks of the shared options
+(:mod:`.shared`) or of a value's syntax (:mod:`.params`).
 """
 
 import contextlib
 import os
 import signal
 import sys
-from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass
+from collections.abc import Iterable, Sequence
 from fractions import Fraction
 from types import FrameType
-from typing import Any, TypeVar
+from typing import Any
 
 import click
 
 from .. import __version__
 from ..errors import InputError
-from ..records import versioned
-from ..core.numbers import parse_count, parse_exact, parse_percent, shown
-
-F = TypeVar("F", bound=Callable[..., Any])
-FORMATS = ("table", "json", "csv", "markdown")
-
-
-# click.ParamType is generic from click 8.4 on (ParamType[int]), but subscripting it fails at import
-# under click 8.1 to 8.3, which pyproject accepts: hence the type-arg ignores on the types below.
-class DeckCount(click.ParamType):  # type: ignore[type-arg]
-    """A positive whole number of decks, or ``inf`` for the infinite deck."""
-
-    name = "N"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int | str:
-        text = str(value).strip().lower()
-        if text in ("inf", "infinite"):
-            return "inf"
-        return parse_count(value, "--decks", minimum=1)
-
-
-class Count(click.ParamType):  # type: ignore[type-arg]
-    """A whole number written with the digits 0-9, from ``minimum``."""
-
-    name = "N"
-
-    def __init__(self, minimum: int = 0, maximum: int | None = None):
-        self.minimum, self.maximum = minimum, maximum
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
-        if isinstance(value, int):
-            return value
-        option = f"--{param.name}" if param and param.name else "value"
-        return parse_count(value, option, self.minimum, self.maximum)
-
-
-class ExactNumber(click.ParamType):  # type: ignore[type-arg]
-    """An exact positive number: ``100``, ``2.5``, ``5/2``."""
-
-    name = "X"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
-        option = f"--{param.name}" if param and param.name else "value"
-        number = parse_exact(value, option)
-        if number <= 0:
-            raise InputError(f"{option} must be positive, not {shown(value)}")
-        return number
-
-
-class Percentage(click.ParamType):  # type: ignore[type-arg]
-    """A commission in percent, from 0 to below 100."""
-
-    name = "PCT"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
-        rate = parse_percent(value, "--commission")
-        if not 0 <= rate < 100:
-            raise InputError(f"--commission must be at least 0 and below 100 percent, not {shown(value)}")
-        return rate
-
-
-class TiePay(click.ParamType):  # type: ignore[type-arg]
-    """What the tie bet pays, to one (a positive exact number)."""
-
-    name = "N"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
-        from ..bets.bets import parse_pays
-
-        pay = parse_pays(value)
-        if pay.net <= 0:
-            raise InputError(f"--tie-pays must be a positive pay such as 8 or 9, not {shown(value)}")
-        return pay.net
-
-
-class RuleSet(click.ParamType):  # type: ignore[type-arg]
-    """A preset rule set by name, or a TOML rules file."""
-
-    name = "NAME|FILE"
-
-    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
-        from ..core.rules import rules_named
-
-        return rules_named(str(value))
-
-
-SHARED: dict[str, tuple[str, Callable[[F], F]]] = {
-    "decks": ("shoe", click.option("--decks", type=DeckCount(), help="Number of 52-card decks (default 8), or inf: cards drawn with replacement.")),
-    "shoe_spec": ("shoe", click.option("--shoe", "shoe_spec", metavar="COUNTS", help="Explicit composition, e.g. A=32,...,K=32 or per card 9h=7 (unnamed ranks count 0).")),
-    "remove": ("shoe", click.option("--remove", metavar="CARDS", help='Cards taken out of the shoe, e.g. "5 5 K 9h".')),
-    "rules": ("rules", click.option("--rules", type=RuleSet(), help="Rule set: a preset (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) or a TOML rules file (default punto_banco).")),
-    "policy": ("rules", click.option("--policy", multiple=True, metavar="SPEC", help="Choices at option points: player_on_5=draw|stand|P (P exact, e.g. 9/11), comma-separated.")),
-    "commission": ("pays", click.option("--commission", type=Percentage(), help="Commission on a winning banker bet, percent (default: the rule set's, 5).")),
-    "tie_pays": ("pays", click.option("--tie-pays", type=TiePay(), help="What the tie bet pays, to one (default: the rule set's, 8).")),
-    "bet_names": ("bets", click.option("--bets", "bet_names", metavar="NAMES", help="Bets: names separated by commas, or all (default banker,player,tie and the bets of --bets-file).")),
-    "bets_file": ("bets_file", click.option("--bets-file", type=click.Path(dir_okay=False), help="A TOML file of your own bets (same format as the catalog).")),
-}
-"""Options shared by the commands: (group, click option)."""
-GROUP_ONLY = ("fmt", "returns", "engine", "given", "by_feature", "unordered")
-"""Options of the analysis itself: meaningless after a command name."""
-
-
-def shared(*groups: str, without: tuple[str, ...] = ()) -> Callable[[F], F]:
-    """Add the shared options of ``groups`` (a group, or one option by its name), less those named
-    in ``without``, to a command (and remember that it accepts them)."""
-    accepted = {name for name, (group, _) in SHARED.items() if group in groups or name in groups} - set(without)
-
-    def decorate(function: F) -> F:
-        for name, (_, option) in reversed(SHARED.items()):
-            if name in accepted:
-                function = option(function)
-        function.accepted = accepted  # type: ignore[attr-defined]
-        return function
-
-    return decorate
-
-
-def given(value: Any) -> bool:
-    return value not in (None, (), False)
-
-
-@dataclass(frozen=True)
-class Options:
-    """The shared options as given to one command, checked and merged once."""
-
-    decks: int | str | None = None
-    shoe_spec: str | None = None
-    remove: str | None = None
-    rules: Any = None
-    policy: tuple[str, ...] = ()
-    commission: Fraction | None = None
-    tie_pays: Fraction | None = None
-    bet_names: str | None = None
-    bets_file: str | None = None
-
-    def shoe(self) -> Any:
-        from ..core.shoe import shoe_from_options
-
-        return shoe_from_options(self.decks, self.shoe_spec, self.remove)
-
-    def rule_set(self) -> Any:
-        from ..core.rules import PUNTO_BANCO
-
-        return (self.rules or PUNTO_BANCO).with_pays(self.commission, self.tie_pays)
-
-    def policy_given(self) -> Any:
-        from ..core.policy import Policy
-
-        return Policy.parse(",".join(self.policy))
-
-    def decisions(self, shoe: Any = None) -> Any:
-        """The rules with their choices fixed (``--policy optimal`` is solved for ``shoe``)."""
-        from ..core.policy import resolve
-
-        policy = self.policy_given()
-        if policy.base == "optimal":
-            from ..games.chemin import with_optimal
-
-            policy = with_optimal(self.rule_set(), policy, shoe if shoe is not None else self.shoe())
-        return resolve(self.rule_set(), policy)
-
-    def decisions_for_every_shoe(self, command: str) -> Any:
-        """The decisions of a command that spans deck counts: ``--policy optimal``, solved for one
-        shoe, is refused there."""
-        if self.policy_given().base == "optimal":
-            raise InputError(f"--policy optimal is solved for one shoe and `{command}` spans deck counts: give the policy itself, "
-                             "or see `chemin-de-fer` (export writes its solution for each deck count)")
-        return self.decisions()
-
-    def user_bets(self) -> Any:
-        from ..bets.bets import bets_file
-
-        if self.bets_file is not None and not self.bets_file.strip():
-            raise InputError("--bets-file is empty: name a TOML file of bets")
-        return bets_file(self.bets_file) if self.bets_file else None
-
-    def available(self) -> Any:
-        from ..bets.bets import available_bets
-
-        return available_bets(self.rule_set(), self.user_bets())
-
-    def bets(self, suits_known: bool, option: str = "bets") -> tuple[list[Any], list[str]]:
-        """The bets of --bets (given as ``option``, as the library names it); without it, banker, player, tie and the bets of
-        --bets-file. The main bets' pays and a bets file must reach one of them (else they would
-        change nothing)."""
-        from ..bets.bets import available_bets, check_reach, select_bets
-
-        own = self.user_bets()
-        chosen, notes = select_bets(available_bets(self.rule_set(), own), self.bet_names, suits_known, tuple(own or ()), option)
-        check_reach(chosen, self.commission is not None, self.tie_pays is not None, tuple(own or ()), f"bets_file {self.bets_file}")
-        return chosen, notes
-
-
-def options(ctx: click.Context, **local: Any) -> Options:
-    """The shared options for the running command: those given after its name, and those given
-    before it (refused where the command does not take them, or when given twice)."""
-    command = ctx.command.callback
-    accepted: set[str] = getattr(command, "accepted", set())
-    before = ctx.find_root().params
-    for name in GROUP_ONLY:
-        if given(before.get(name)):
-            flag = {"fmt": "--format", "returns": "--returns", "engine": "--engine", "given": "--given", "by_feature": "--by", "unordered": "--unordered"}[name]
-            raise InputError(f"{flag} before a command belongs to the analysis; give the command's own options after its name")
-    merged = {}
-    for name in SHARED:
-        early, late = before.get(name), local.get(name)
-        flag = "--" + {"shoe_spec": "shoe", "bet_names": "bets"}.get(name, name).replace("_", "-")
-        if given(early) and name not in accepted:
-            raise InputError(f"{flag} means nothing to `{ctx.info_name}`")
-        if given(early) and given(late):
-            raise InputError(f"{flag} is given both before and after `{ctx.info_name}`: give it once")
-        merged[name] = late if given(late) else early
-    return Options(**{name: value for name, value in merged.items() if value is not None})
-
+from ..core.numbers import parse_exact, parse_percent, shown
+from .params import Count, ExactNumber
+from .shared import (BURN, FORMATS, SPANS_DECKS, Commands, Interrupted, OutputLost, emit, fail, in_cli_terms, options, plot_target, progress_bar,
+                     setup_of, shared, table_options)
 
 MAX_SIMULATED_CARDS = 52_000
 """simulate deals shoes of at most this many cards (1,000 decks)."""
-BURN = click.option("--burn/--no-burn", default=True, show_default=True,
-                    help="Burn cards at the start of each shoe, as Punto Banco is dealt: turn one card, burn as many face down as its value "
-                         "(tens 10). --no-burn deals from the first card.")
-"""The burn of simulate and report: one option, one default."""
-
-
-def table_options(function: F) -> F:
-    """The table's pace, limits and differential: the options of `table` and of `report --table`."""
-    for option in reversed((
-            click.option("--per-hour", "per_hour", metavar="N", help="The pace: decisions (coups) an hour (default 70)."),
-            click.option("--min", "min_text", metavar="X|NAME=X,...", help="The table's minimum: for every bet of the mix, or per bet."),
-            click.option("--max", "max_text", metavar="X|NAME=X,...", help="The table's maximum: for every bet of the mix, or per bet."),
-            click.option("--total-max", type=ExactNumber(), metavar="X", help="At most this much on one coup in all."),
-            click.option("--unit", type=ExactNumber(), metavar="X", help="Amounts in whole units of X (the smallest chip)."),
-            click.option("--differential", metavar="X", help="A table differential: the banker side at most X more (or less) than the player side."))):
-        function = option(function)
-    return function
-
-
-def table_request(given_options: Options, shoe: Any, mix_text: str, option: str, per_hour: str | None, min_text: str | None,
+def table_request(given_options: Any, shoe: Any, mix_text: str, option: str, per_hour: str | None, min_text: str | None,
                   max_text: str | None, total_max: Fraction | None, unit: Fraction | None, differential: str | None) -> Any:
     """The request of the table's view from the flags (the mix given to ``option``)."""
     from ..commands.table import DEFAULT_PACE, TableRequest, parse_mix
@@ -268,45 +36,6 @@ def table_request(given_options: Options, shoe: Any, mix_text: str, option: str,
                         limits=limits, differential=differential)
 
 
-def plot_target(path: str | None) -> Any:
-    """The file a --plot goes to, checked (and matplotlib found) before any work is done."""
-    if path is None:
-        return None
-    from ..output.files import FileTarget
-    from ..output.plots import PNG_MARK, pyplot
-
-    pyplot()
-    return FileTarget(path, "--plot", PNG_MARK)
-
-
-class OutputLost(RuntimeError):
-    """The output could not all be written (a closed pipe, a full disk)."""
-
-
-def emit(text: str) -> None:
-    """Write to stdout, all of it: a closed pipe or a full disk is an error, not a silent cut
-    (raised as :class:`OutputLost`, which click does not swallow as it does a broken pipe)."""
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()
-    except BrokenPipeError:
-        raise OutputLost("the output was closed before it was all written") from None
-    except OSError as error:
-        raise OutputLost(f"cannot write the output: {error.strerror or error}") from None
-
-
-class Interrupted(Exception):
-    """Ctrl-C in a command, passed on past click (which would print a blank line first)."""
-
-
-class Commands(click.Group):
-    """The command group: Ctrl-C in a command comes out of it as :class:`Interrupted`."""
-
-    def invoke(self, ctx: click.Context) -> Any:
-        try:
-            return super().invoke(ctx)
-        except KeyboardInterrupt:
-            raise Interrupted from None
 
 
 def show_version(ctx: click.Context, _: click.Parameter, given: bool) -> None:
@@ -341,36 +70,11 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
     """
     if ctx.invoked_subcommand is not None:
         return
-    from ..engine.analysis import ENGINES, analyze
-    from ..core.policy import pure_policies, resolve
-    from ..output.analysis_tables import analysis_document, choices_document
+    from ..commands.analyze import AnalyzeRequest, run
     from ..output.render import render
 
-    given_options = Options(**{name: value for name, value in shared_values.items() if value is not None})
-    shoe = given_options.shoe()
-    bets, notes = given_options.bets(shoe.knows_suits)
-    run = ENGINES[engine or "fast"]()
-    rules = given_options.rule_set()
-    if unordered and (given is not None or by_feature is not None):
-        raise InputError("--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup")
-    if unordered and all(bet.needs_coup for bet in bets):
-        raise InputError("--unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
-    if by_feature is not None:
-        if given is not None or returns:
-            raise InputError("--by gives a table by value: it does not combine with --given or --returns")
-        from ..engine.analysis import by_feature as by_value
-        from ..output.analysis_tables import by_document
-
-        emit(render(by_document(by_feature.lower(), by_value(shoe, bets, given_options.decisions(shoe), by_feature.lower(), run)), fmt or "table"))
-        return
-    if given is not None:
-        emit(render(analysis_document(analyze(shoe, bets, given_options.decisions(shoe), engine=run, given=given), notes, returns), fmt or "table"))
-        return
-    if rules.option_points() and not given_options.policy_given():
-        analyses = [analyze(shoe, bets, resolve(rules, choice), engine=run, unordered=unordered or "") for choice in pure_policies(rules)]
-        emit(render(choices_document(analyses, notes, returns), fmt or "table"))
-        return
-    emit(render(analysis_document(analyze(shoe, bets, given_options.decisions(shoe), engine=run, unordered=unordered or ""), notes, returns), fmt or "table"))
+    request = AnalyzeRequest(setup=setup_of(shared_values), given=given, by=by_feature, unordered=unordered, returns=returns, engine=engine)
+    emit(render(run(request), fmt or "table"))
 
 
 @cli.command(name="rules")
@@ -382,22 +86,23 @@ def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
     """Print a rule set: naturals, the player's rule, the banker's tableau (S stands, D draws,
     C is a choice), what each side sees at a choice, and the main bets' pays. With --policy (text
     only): the choice it makes at each option point."""
+    from ..commands.rules import rules_document
     from ..core.policy import policy_text
-    from ..core.rules import rules_text, rules_toml
+    from ..core.rules import rules_toml
+    from ..output.render import render
 
     given_options = options(ctx, **local)
-    rules, policy = given_options.rule_set(), given_options.policy_given()
+    rules, policy = given_options.rule_set, given_options.policy_given()
     if not policy:
-        emit(rules_toml(rules) if fmt == "toml" else rules_text(rules))
+        emit(rules_toml(rules) if fmt == "toml" else render(rules_document(rules), "text"))
         return
     if fmt == "toml":
         raise InputError("--policy is no part of a rules file: give --format text to see its choice at each option point")
     if policy.base == "optimal":
         raise InputError("--policy optimal is solved for a shoe, and `rules` takes none: `chemin-de-fer --model M --decks N` shows its solution")
-    chosen = policy_text(rules, policy)
-    if not chosen:
+    if not policy_text(rules, policy):
         raise InputError(f"--policy: {rules.name} has no option point, so a policy chooses nothing")
-    emit(rules_text(rules) + f"\nChoices of --policy {policy.summary()}:\n" + chosen)
+    emit(render(rules_document(rules, policy), "text"))
 
 
 @cli.command()
@@ -415,13 +120,15 @@ def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: 
     prints the exact probability of each outcome given the cards seen, drawn from the shoe named by
     --decks/--shoe/--remove less those cards (and, with --given, given how the coup ends).
     """
+    from ..commands.deal import document
     from ..core.cards import parse_cards
-    from ..studies.dealing import deal_report
+    from ..output.render import render
+    from ..studies.dealing import deal as dealt
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
-    bets, _ = given_options.bets(suits_known=True)
-    emit(deal_report(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), stake, given))
+    shoe = given_options.starting_shoe()
+    bets, _ = given_options.chosen_bets(suits_known=True)
+    emit(render(document(dealt(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), given), stake), "text"))
 
 
 @cli.command(name="bets")
@@ -434,19 +141,10 @@ def list_bets(ctx: click.Context, /, **local: Any) -> None:
 
     given_options = options(ctx, **local)
     available = given_options.available()
-    if given_options.bet_names:
-        chosen, _ = given_options.bets(suits_known=True)
+    if given_options.bets:
+        chosen, _ = given_options.chosen_bets(suits_known=True)
         available = {bet.name: bet for bet in chosen}
     emit(described(available))
-
-
-def progress_bar(label: str, items: Iterable[Any] | None = None, length: int = 0) -> Any:
-    """One progress bar on stderr when it is a terminal, a context manager: over ``items`` (iterate
-    what it gives) or ``length`` steps (call its ``update``). Otherwise it gives ``items`` itself, or
-    None when there are no items (nothing to update)."""
-    if not sys.stderr.isatty() or (items is None and not length):
-        return contextlib.nullcontext(items)
-    return click.progressbar(items, length=length or None, label=label, file=sys.stderr)
 
 
 @cli.command()
@@ -465,8 +163,10 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     (with --simulate) match when the printed figure lies within 3 standard errors of our seeded
     simulation. Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
     """
+    from ..commands.verify import document
+    from ..output.render import render
     from ..studies.parallel import cores
-    from ..studies.verify import Calculator, check, published_figures, verify_report
+    from ..studies.verify import Calculator, check, published_figures
 
     given_options = options(ctx, **local)
     for flag, text in (("--source", source_text), ("--bet", bet_name)):
@@ -481,11 +181,11 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     figures = [figure for figure in figures if simulated or not figure.simulated]
     if not figures:
         raise InputError("no published figure matches the filters" + (f" ({skipped} simulation records: give --simulate)" if skipped else ""))
-    user_bets = given_options.user_bets()
+    user_bets = given_options.own_bets
     calculator = Calculator(user_bets, cores())
     with progress_bar("verifying", figures) as shown_figures:
         checks = [check(figure, calculator) for figure in shown_figures]
-    emit(verify_report(checks, fmt, skipped))
+    emit(render(document(checks, skipped), fmt))
     sys.exit(1 if any(result.failed for result in checks) else 0)
 
 
@@ -503,7 +203,7 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
     and a manifest (every catalog bet, or --bets; your --bets-file bets too); and chemin de fer
     solved as a game for each deck count and the infinite deck, as `chemin-de-fer --format json`
     prints it, with a summary. The folder is written whole or not at all."""
-    from ..output.export import export_files, export_steps, parse_deck_list
+    from ..commands.export import export_files, export_steps, parse_deck_list
     from ..output.files import FolderTarget
 
     given_options = options(ctx, **local)
@@ -511,8 +211,8 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
     if before is not None and deck_text is not None:
         raise InputError("--decks is given both before and after `export`: give it once")
     decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
-    bets = given_options.bets(suits_known=True)[0] if given_options.bet_names else list(given_options.available().values())
-    decisions = given_options.decisions_for_every_shoe("export")
+    bets = given_options.chosen_bets(suits_known=True)[0] if given_options.bets else list(given_options.available().values())
+    decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="export"))
     tables = [f"decks-{count}.{kind}" for count in decks for kind in ("csv", "json", "md")]
     with FolderTarget(out, force, "export", expected=[*tables, "README.md"]) as target, \
             progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
@@ -534,16 +234,17 @@ def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None
     Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
     """
     from ..output.render import render
-    from ..studies.formulas import expectation_formulas, formulas_document, house_edge, outcome_formulas, solve_lines
+    from ..commands.formula import document, solve_lines
+    from ..studies.formulas import expectation_formulas, house_edge, outcome_formulas
 
     given_options = options(ctx, **local)
-    bets, _ = given_options.bets(suits_known=True)
-    decisions = given_options.decisions_for_every_shoe("formula")
+    bets, _ = given_options.chosen_bets(suits_known=True)
+    decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="formula"))
     outcomes = outcome_formulas(decisions)
     expectations = expectation_formulas(bets, decisions)
     answers = {expectation.name: solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)
                for expectation in expectations} if solve or above is not None or below is not None else {}
-    emit(render(formulas_document(outcomes, expectations, answers), fmt))
+    emit(render(document(outcomes, expectations, answers), fmt))
 
 
 @cli.command()
@@ -554,18 +255,21 @@ def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None
 def eor(ctx: click.Context, /, fmt: str, plot_path: str | None, **local: Any) -> None:
     """Effects of removal: the exact change in each bet's expectation when one card of each rank is
     removed, the sum checks, and balanced level-1 and level-2 counts with their betting correlation."""
-    from ..studies.removal import removal_effects, removal_report
+    from ..commands.eor import document
+    from ..output.render import render
+    from ..studies.removal import removal_effects
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
-    bets, _ = given_options.bets(suits_known=shoe.knows_suits)
+    shoe = given_options.starting_shoe()
+    bets, _ = given_options.chosen_bets(suits_known=shoe.knows_suits)
     plot = plot_target(plot_path)
     results = removal_effects(shoe, bets, given_options.decisions(shoe))
-    emit(removal_report(results, shoe, fmt))
+    emit(render(document(results, shoe), fmt))
     if plot:
+        from ..core.cards import RANKS
         from ..output.plots import removal_figure
 
-        plot.write(removal_figure(results))
+        plot.write(removal_figure([(result.bet.name, result.effects) for result in results], RANKS))
 
 
 @cli.command()
@@ -585,15 +289,15 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     """Deal real shuffled shoes to the cut card (finish the coup in which it appears, play one more)
     with the exact expectation of every bet at every coup; report the distribution of exact EV, the
     gain of betting only when EV > 0, and a count's gains by true count."""
-    from ..output.blocks import laid_out
+    from ..commands.simulate import document
     from ..output.render import render
     from ..studies.dealer import Settings, parse_penetration, parse_tags
-    from ..studies.simulate import run, summary, summary_text
+    from ..studies.simulate import run, summary
 
     from ..studies.parallel import check_address, cores
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
+    shoe = given_options.starting_shoe()
     if shoe.with_replacement:
         raise InputError("simulate deals real shoes: give a whole number of decks or a --shoe")
     if shoe.size > MAX_SIMULATED_CARDS:
@@ -604,7 +308,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
             raise InputError("--workers sets local worker processes, and --scheduler runs the shoes on the cluster's workers: give one")
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
-    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
     settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
                         tuple(bets), given_options.decisions(shoe))
     plot = plot_target(plot_path)
@@ -612,7 +316,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
         simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
     record = summary(simulation)
     record["notes"] = notes
-    emit(render(laid_out(summary_text(record) + "".join(f"Note: {note}\n" for note in notes), versioned("simulate", record)), fmt))
+    emit(render(document(record, notes), fmt))
     if plot and simulation.results:
         from ..output.plots import simulation_figure
 
@@ -662,10 +366,10 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
 
     from ..core.rules import PRESETS
     from ..engine.kernel import kernel_info
-    from ..output.export import parse_deck_list
+    from ..commands.export import parse_deck_list
     from ..output.files import FolderTarget
     from ..output.plots import pyplot
-    from ..output.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, InputFile, Progress, ReportSettings, build, report_date, report_workbook
+    from ..commands.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, InputFile, Progress, ReportSettings, build, report_date, report_workbook
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
     from ..studies.dealer import parse_penetration
@@ -681,12 +385,12 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     given_options = options(ctx, **local)
     decks = tuple(parse_deck_list(deck_text)) if deck_text is not None else DEFAULT_DECKS
     finite = [count for count in decks if count != "inf"]
-    if given_options.shoe_spec is None:
+    if given_options.shoe is None:
         given_options = dataclasses.replace(given_options, decks=max(finite, key=int) if finite else "inf")
-    if given_options.bets_file and not given_options.bet_names:
-        given_options = dataclasses.replace(given_options, bet_names=",".join(given_options.user_bets()))
-    shoe = given_options.shoe()
-    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    if given_options.bets_file and not given_options.bets:
+        given_options = dataclasses.replace(given_options, bets=",".join(given_options.own_bets or ()))
+    shoe = given_options.starting_shoe()
+    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
     if shoes and shoe.size > MAX_SIMULATED_CARDS:
         raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
     if shoes == 1:
@@ -705,7 +409,7 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *arguments]),
                               report_date(), __version__, cores() if shoes >= PARALLEL_SHOES else 1, decks, title, game, submitter, tuple(inputs),
                               str(kernel_info()))
-    decisions = given_options.decisions_for_every_shoe("report")
+    decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="report"))
     pyplot("report")  # matplotlib draws the plots: checked before any work
     browser = chromium() if pdf else None
     if xlsx:
@@ -747,7 +451,7 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
 
 
-def report_table(given_options: Options, shoe: Any, table_text: str | None, per_hour: str | None, min_text: str | None, max_text: str | None,
+def report_table(given_options: Any, shoe: Any, table_text: str | None, per_hour: str | None, min_text: str | None, max_text: str | None,
                  total_max: Fraction | None, unit: Fraction | None, differential: str | None) -> Any:
     """The table's view of `report --table`, checked before any work (None without --table)."""
     from ..commands.table import run
@@ -781,9 +485,9 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     pay that keeps the edge at or below a value. The other rows keep their pays."""
     import dataclasses
 
-    from ..output.blocks import laid_out
+    from ..commands.solve_pay import document
     from ..output.render import render
-    from ..studies.paysolve import solution_record, solution_text, solve
+    from ..studies.paysolve import solve
 
     given_options = options(ctx, **local)
     if edge_text is None and max_edge_text is None:
@@ -792,10 +496,10 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
         raise InputError(f"--bet takes one bet, not {shown(bet_name)}: solve-pay prices one bet (see `baccarat-odds bets` for the names)")
     edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
     max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
-    shoe = given_options.shoe()
-    (bet,), _ = dataclasses.replace(given_options, bet_names=bet_name).bets(shoe.knows_suits, "bet")
+    shoe = given_options.starting_shoe()
+    (bet,), _ = dataclasses.replace(given_options, bets=bet_name).chosen_bets(shoe.knows_suits, "bet")
     solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
-    emit(render(laid_out(solution_text(solution, shoe), versioned("solve_pay", solution_record(solution, shoe))), fmt))
+    emit(render(document(solution, shoe), fmt))
 
 
 @cli.command(name="size")
@@ -823,29 +527,24 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     losses. Prints the stakes, the expected log growth of the bankroll per coup, the position's
     exact expected value, its standard deviation and the probability of losing all of it, and how
     the optimum was found; "no bet" where no stake grows the bankroll."""
-    from ..bets.bets import bet_names
     from ..engine.analysis import analyze
     from ..output.render import render
-    from ..output.sizing_tables import sizing_document
+    from ..commands.size import Staking, sizing_document
     from ..studies.rebates import dead_chip as chip_of, session_rebate
-    from ..studies.sizing import MAIN, Limits, per_bet, size_joint
+    from ..studies.sizing import Limits, per_bet, size_joint
     from ..studies.joint import joint
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
-    bets, notes = given_options.bets(shoe.knows_suits)
+    shoe = given_options.starting_shoe()
+    bets, notes = given_options.chosen_bets(shoe.knows_suits)
     names = [bet.name for bet in bets]
     kelly = parse_exact(kelly_text, "--kelly") if kelly_text is not None else Fraction(1)
-    rebate = parse_percent(rebate_text, "--rebate") / 100 if rebate_text is not None else Fraction(0)
-    if not 0 <= rebate < 1:
-        raise InputError(f"--rebate must be at least 0 and below 100 percent, not {shown(rebate_text)}")
+    staking = Staking(bankroll=str(bankroll), rebate=rebate_text, side_needs_main=side_needs_main,
+                      side_ratio=None if side_ratio is None else str(side_ratio), main=main_text)
+    rebate = staking.rebate_share
     if session_coups is not None and rebate_text is None:
         raise InputError("--session values a rebate on the session's net loss: give its --rebate PCT")
-    if main_text is not None and not main_text.strip():
-        raise InputError("--main is empty: name the main bets, separated by commas")
-    main = tuple(bet_names(main_text, "main")) if main_text is not None else MAIN
-    if main_text is not None and not (side_needs_main or side_ratio is not None):
-        raise InputError("--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave --main out")
+    main = staking.mains()
     limits = Limits(per_bet(min_text, "--min", names) if min_text is not None else {}, per_bet(max_text, "--max", names) if max_text is not None else {},
                     total_max, unit, side_needs_main, side_ratio, main)
     decisions = given_options.decisions(shoe)
@@ -856,27 +555,6 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     if session_coups:
         notes.append("the rebate is paid on the session's net loss, which no coup settles alone: the stakes are sized without it")
     emit(render(sizing_document(sizing, chips, sessions, notes), fmt))
-
-
-FLAGS = {"amounts": "--mix", "pace": "--per-hour"}
-"""A library parameter given by an option of another name."""
-
-
-def in_cli_terms(error: InputError) -> str:
-    """The message of a library error with the parameter it begins by naming spelled as the option
-    that gives it (``policy key ...`` is ``--policy key ...``)."""
-    message = str(error)
-    if error.parameter and message.startswith(error.parameter):
-        flag = FLAGS.get(error.parameter, "--" + error.parameter.replace("_", "-"))
-        return flag + message[len(error.parameter):]
-    return message
-
-
-def fail(message: str, code: int) -> None:
-    """One line on stderr (cut short if long), then exit."""
-    line = " ".join(message.split())
-    click.echo(f"baccarat-odds: {line[:400] + ' ...' if len(line) > 400 else line}", err=True)
-    sys.exit(code)
 
 
 @cli.command(name="chemin-de-fer")
@@ -897,8 +575,10 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     Snell's game with cards drawn with replacement: its --decks default is inf; the others default
     to 8 decks.
     """
+    import dataclasses
+
     from ..games.chemin import game_rules, solve
-    from ..output.chemin_tables import render_solution
+    from ..commands.chemin import render_solution
 
     given_options = options(ctx, **local)
     if model is None and given_options.rules is None:
@@ -907,9 +587,9 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
         raise InputError("give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)")
     game = model if model is not None else given_options.rules
     name, _ = game_rules(game)
-    decks = given_options.decks if given_options.decks is not None or given_options.shoe_spec else ("inf" if name == "A" else 8)
-    shoe = Options(decks, given_options.shoe_spec, given_options.remove).shoe()
-    emit(render_solution(solve(game, shoe, (given_options.commission or Fraction(0)) / 100), fmt))
+    decks = given_options.decks if given_options.decks is not None or given_options.shoe else ("inf" if name == "A" else 8)
+    shoe = dataclasses.replace(given_options, decks=decks).starting_shoe()
+    emit(render_solution(solve(game, shoe, (given_options.commission_percent() or Fraction(0)) / 100), fmt))
 
 
 @cli.command(name="table")
@@ -929,7 +609,7 @@ def table_command(ctx: click.Context, /, mix_text: str, per_hour: str | None, mi
     from ..output.render import render
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
+    shoe = given_options.starting_shoe()
     request = table_request(given_options, shoe, mix_text, "--mix", per_hour, min_text, max_text, total_max, unit, differential)
     emit(render(document(run(request)), fmt))
 
@@ -958,9 +638,9 @@ def protect(ctx: click.Context, /, known: int | None, sorted: int | None, groups
     from ..output.render import render
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
-    bets, notes = given_options.bets(shoe.knows_suits)
-    every = (given_options.bet_names or "").strip().lower() == "all"
+    shoe = given_options.starting_shoe()
+    bets, notes = given_options.chosen_bets(shoe.knows_suits)
+    every = (given_options.bets or "").strip().lower() == "all"
     request, left = request_of(shoe, given_options.decisions(shoe), bets, every, known=known, sorted=sorted, groups=groups,
                                best_sort=best_sort, over=over)
     plot = plot_target(plot_path)
@@ -990,7 +670,7 @@ def banque(ctx: click.Context, /, preset: str | None, rules_file: str | None, de
     exact, with certificates anyone can recheck. docs/banque.md says what each model assumes."""
     from ..commands.banque import DECKS, PRESETS, BanqueRequest, Uncertified, banque_files, document, run, uncertified
     from ..core.rules import banque_rules_named
-    from ..output.export import parse_deck_list
+    from ..commands.export import parse_deck_list
     from ..output.files import FolderTarget
     from ..output.render import render
 
@@ -1003,7 +683,7 @@ def banque(ctx: click.Context, /, preset: str | None, rules_file: str | None, de
     rules = banque_rules_named(rules_file) if rules_file is not None else None
 
     def ask(name: str, count: int | str | None) -> Any:
-        return BanqueRequest(preset=name, rules=rules, decks=count, shoe=given_options.shoe_spec, commission=given_options.commission or Fraction(0),
+        return BanqueRequest(preset=name, rules=rules, decks=count, shoe=given_options.shoe, commission=given_options.commission_percent() or Fraction(0),
                              stake=stake)
 
     if out is None:
@@ -1018,7 +698,7 @@ def banque(ctx: click.Context, /, preset: str | None, rules_file: str | None, de
         return
     if fmt is not None:
         raise InputError("--format is for the printed solution: --out writes JSON records and a Markdown summary")
-    counts: Sequence[int | str | None] = decks or ([None] if given_options.shoe_spec else DECKS)
+    counts: Sequence[int | str | None] = decks or ([None] if given_options.shoe else DECKS)
     requests = [ask(name, count) for name in ((preset or PRESETS[0],) if preset or rules else PRESETS) for count in counts]
     with FolderTarget(out, force, "banque") as target:
         try:
@@ -1144,8 +824,8 @@ def depth(ctx: click.Context, /, cards_text: str, workers: int | None, scheduler
     from ..studies.depth import DepthSettings, parse_cards_left
 
     given_options = options(ctx, **local)
-    shoe = given_options.shoe()
-    bets, notes = given_options.bets(suits_known=shoe.knows_suits)
+    shoe = given_options.starting_shoe()
+    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
     settings = DepthSettings(shoe=shoe, cards_left=parse_cards_left(cards_text), bets=tuple(bets), decisions=given_options.decisions(shoe))
     request = DepthRequest(settings=settings, workers=workers_given(workers, scheduler), scheduler=scheduler, resume=resume)
     plot = plot_target(plot_path)
@@ -1183,8 +863,8 @@ def shoe(ctx: click.Context, /, cut_card: int, after_cut: int, burn: bool, metho
     from ..studies.shoe import ShoeStudy
 
     given_options = options(ctx, **local)
-    shoe_given = given_options.shoe()
-    bets, notes = given_options.bets(suits_known=shoe_given.knows_suits)
+    shoe_given = given_options.starting_shoe()
+    bets, notes = given_options.chosen_bets(suits_known=shoe_given.knows_suits)
     simulation = {name: value for name, value in (("shoes", shoes), ("seed", seed)) if value is not None}
     study = ShoeStudy(shoe=shoe_given, cut_card=cut_card, bets=tuple(bets), decisions=given_options.decisions(shoe_given), after_cut=after_cut,
                       burn=burn, method="simulated" if method == "auto" else method, **simulation)

@@ -25,7 +25,7 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Heading, Paragraph, Table, table
-from ..output.sizing_tables import amount_text
+from .size import amount_text
 from ..studies.exposure import MixFigures, TableView, side_difference, table_view
 from ..studies.sizing import Limits
 

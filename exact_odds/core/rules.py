@@ -554,31 +554,3 @@ def rules_named(spec: str) -> DrawRules:
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read rules file {spec!r}: {getattr(error, 'strerror', None) or error}") from None
     return load_rules(text, spec)
-
-
-def rules_text(rules: DrawRules) -> str:
-    """The rule set in words, with the banker's tableau as a grid."""
-    from ..output.grid import grid
-
-    def by_total(side: str, third: int | None) -> str:
-        words = {DRAW: "draw", STAND: "stand", CHOICE: "choice"}
-        return ", ".join(f"{total}: {words[rules.mark(side, total, third)]}" for total in range(10) if total not in rules.naturals)
-
-    naturals = " or ".join(str(total) for total in sorted(rules.naturals)) or "none"
-    lines = [
-        f"{rules.name}. A two-card {naturals} (a natural) in either hand: both hands stand.",
-        f"Player, by two-card total: {by_total('player', None)}.",
-        f"Banker, when the player stood: {by_total('banker', None)}.",
-        "Banker, when the player drew: banker's two-card total (rows) against the player's third-card value (columns):",
-        grid([[str(total)] + list(row) for total, row in enumerate(rules.banker_tableau) if total not in rules.naturals],
-             ["banker"] + [str(value) for value in range(10)]),
-        "D draws, S stands, C is a choice (fixed by --policy).",
-        f"At a choice the player sees his {'two cards' if rules.player_sees == 'cards' else 'total'}, "
-        f"the banker his {'two cards' if rules.banker_sees == 'cards' else 'total'} (and the player's third card).",
-        f"Banker bets pay 1 to 1 less {rules.commission}% commission; the tie bet pays {rules.tie_pays} to 1.",
-    ]
-    points = rules.option_points()
-    if points:
-        shown = ", ".join(point.name for point in points[:12]) + (f" ... ({len(points)} in all)" if len(points) > 12 else "")
-        lines.append(f"Option points: {shown}.")
-    return "\n".join(lines) + "\n"

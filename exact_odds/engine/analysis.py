@@ -342,7 +342,7 @@ def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Ite
     if unordered and given is not None:
         raise InputError("unordered counts bets on the first cards alone; given a condition, every bet is counted through the coup")
     if unordered and all(bet.needs_coup for bet in bets):
-        raise InputError("unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is")
+        raise InputError("unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is", parameter="unordered")
     decisions = decisions_of(rules, policy)
     engine = checked_engine(engine)
     if given is not None:

@@ -871,7 +871,7 @@ def _point(side: str, key: Key, third: int | None) -> OptionPoint:
     return OptionPoint(side, sum(key) % 10, key, third)
 
 
-# --- text of a key (rendering: exact_odds.output.chemin_tables) ----------------------------------
+# --- text of a key (rendering: exact_odds.commands.chemin) ----------------------------------
 
 
 def key_text(key: Key) -> str:

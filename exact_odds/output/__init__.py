@@ -1,1 +1,1 @@
-"""Output: tables, renderers, the math report, exports, files and plots."""
+"""Output: the renderer alone (blocks to text, markdown, csv, json, latex, html), files and plots."""

@@ -15,40 +15,17 @@ import hashlib
 import json
 import os
 import shutil
-import signal
 import tempfile
-from collections.abc import Iterable, Iterator, Mapping
-from contextlib import contextmanager
+from collections.abc import Iterable, Mapping
 from pathlib import Path
-from types import FrameType, TracebackType
+from types import TracebackType
 
 from ..errors import InputError
+from ..interrupts import interrupts_deferred
 from ..core.numbers import shown
 from .render import json_text
 
 MANIFEST = "manifest.json"
-
-
-@contextmanager
-def interrupts_deferred() -> Iterator[None]:
-    """Hold Ctrl-C while the block runs (a few renames), then deliver it to the handler restored
-    (KeyboardInterrupt; nothing where the command, stopping already, ignores Ctrl-C)."""
-    received: list[int] = []
-
-    def hold(number: int, frame: FrameType | None) -> None:
-        received.append(number)
-
-    try:
-        previous = signal.signal(signal.SIGINT, hold)
-    except ValueError:  # not the main thread: nothing to defer
-        yield
-        return
-    try:
-        yield
-    finally:
-        signal.signal(signal.SIGINT, previous)
-        if received:
-            signal.raise_signal(signal.SIGINT)
 
 
 def _umask() -> int:

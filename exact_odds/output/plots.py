@@ -6,11 +6,11 @@ and its absence is one clear line.
 
 import io
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 import numpy as np
 
-from ..core.cards import RANKS
 from ..errors import InputError
 
 
@@ -63,16 +63,17 @@ def simulation_figure(expectations: Any, true_counts: Any, names: Sequence[str],
     return rendered(figure, fmt)
 
 
-def removal_figure(results: Sequence[Any], fmt: str = "png") -> bytes:
-    """Effects of removal per rank, as bars, one panel per bet (a rank the shoe lacks is left out)."""
+def removal_figure(effects: Sequence[tuple[str, Sequence[Fraction | None]]], ranks: Sequence[str], fmt: str = "png") -> bytes:
+    """Effects of removal per rank (``ranks``, their labels), as bars, one panel per bet: (its name,
+    its effect of removing one card of each rank; None for a rank the shoe lacks, drawn as none)."""
     plt = pyplot()
-    figure, axes = plt.subplots(len(results), 1, figsize=(7, 2.6 * len(results)), squeeze=False)
-    for axis, result in zip(axes[:, 0], results):
-        axis.bar(RANKS, [100 * float(effect) if effect is not None else 0.0 for effect in result.effects])
+    figure, axes = plt.subplots(len(effects), 1, figsize=(7, 2.6 * len(effects)), squeeze=False)
+    for axis, (name, changes) in zip(axes[:, 0], effects):
+        axis.bar(list(ranks), [100 * float(effect) if effect is not None else 0.0 for effect in changes])
         axis.axhline(0, color="black", linewidth=0.8)
         axis.set_xlabel("rank removed")
         axis.set_ylabel("change in EV (% of a unit)")
-        axis.set_title(f"{result.bet.name}: effect of removing one card")
+        axis.set_title(f"{name}: effect of removing one card")
     return rendered(figure, fmt)
 
 

@@ -125,7 +125,9 @@ def equation_text(equation: Equation) -> str:
 
 
 def text_table(block: Table) -> str:
-    lines = grid([[plain(value) for value in row] for row in block.rows], [plain(value) for value in block.headers], block.align).splitlines()
+    """The table as :func:`grid` lays it out (a last row of empty cells is an empty line)."""
+    laid = grid([[plain(value) for value in row] for row in block.rows], [plain(value) for value in block.headers], block.align)
+    lines = laid.splitlines() + [""] * laid.endswith("\n")
     pad = " " * block.indent
     placed = [pad + line for line in lines[:2]]
     for index, line in enumerate(lines[2:]):

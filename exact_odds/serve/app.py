@@ -29,17 +29,21 @@ from ..bets.bets import available_bets
 from ..core.cards import parse_cards
 from ..core.numbers import parse_exact, shown
 from ..core.policy import pure_policies, resolve
-from ..core.rules import PRESETS, rules_text
+from ..core.rules import PRESETS
 from ..engine.analysis import analyze
 from ..errors import InputError
-from ..output.analysis_tables import choices_document
+from ..commands.analyze import choices_document
+from ..commands.setup import MAX_TEXT
+from ..commands.size import Staking
+from ..commands.deal import document as deal_document
+from ..commands.rules import rules_text
 from ..output.render import render
-from ..studies.dealing import deal_report
+from ..studies.dealing import deal
 from . import banner, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
-from .sessions import MAX_SHOE_CARDS, MAX_TEXT, Seat, Settings, status_of
+from .sessions import MAX_SHOE_CARDS, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
-from .staking import MAX_SERVED, Staking
+from .staking import MAX_SERVED
 
 MAX_BODY = 4 * MAX_TEXT
 """A request body holds at most this many bytes (413 past it)."""
@@ -366,30 +370,29 @@ def create_app(db: str, token: str | None = None) -> Any:
     def analysis_route(request: AnalysisRequest) -> JSONResponse:
         """The analysis of a shoe: exactly the JSON of `baccarat-odds --format json` with the same options
         (under rules with choices and no policy: one analysis for each pure choice, as the CLI prints)."""
-        settings = request.settings()
-        shoe = sessions.shoe_from(settings, request.remove)
-        rules = sessions.rules_of(settings)
-        bets, notes = sessions.bets_from(settings, rules, shoe.knows_suits)
+        setup = request.settings().setup(request.remove)
+        shoe = setup.starting_shoe()
+        rules = setup.rule_set
+        bets, notes = setup.chosen_bets(shoe.knows_suits)
         unordered = request.unordered or ""
         with sessions.ANALYSIS_LOCK:
-            if rules.option_points() and not settings.policy.strip() and request.given is None:
+            if rules.option_points() and not setup.policy.strip() and request.given is None:
                 analyses = [analyze(shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
                 return JSONResponse(json.loads(render(choices_document(analyses, notes, False), "json")))
-            decisions = sessions.decisions_from(settings, rules)
+            decisions = setup.fixed_decisions(sessions.NOT_SERVED)
             return JSONResponse(analyze(shoe, bets, decisions, given=request.given, unordered=unordered).to_dict(notes))
 
     @app.post("/api/v1/size")
     def size_route(request: SizeRequest) -> JSONResponse:
         """The Kelly position on the bets (at most four; default banker, player, tie) for the next coup of a shoe, under table
         limits and a rebate: the JSON of `baccarat-odds size --format json` with the same options (rebate: a percent)."""
-        settings = request.settings()
-        shoe = sessions.shoe_from(settings, request.remove)
-        rules = sessions.rules_of(settings)
-        bets, _ = sessions.bets_from(settings, rules, shoe.knows_suits)
+        setup = request.settings().setup(request.remove)
+        shoe = setup.starting_shoe()
+        bets, _ = setup.chosen_bets(shoe.knows_suits)
         if len(bets) > MAX_SERVED:
             raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(bets)}")
         names = [bet.name for bet in bets]
-        return JSONResponse(staking.position(shoe, bets, sessions.decisions_from(settings, rules), request.staking(None), names))
+        return JSONResponse(staking.position(shoe, bets, setup.fixed_decisions(sessions.NOT_SERVED), request.staking(None), names))
 
     @app.post("/api/v1/deal")
     def deal_route(request: DealRequest) -> JSONResponse:
@@ -401,12 +404,13 @@ def create_app(db: str, token: str | None = None) -> Any:
         stake = parse_exact(request.stake, "stake")
         if stake <= 0:
             raise InputError(f"stake must be positive, not {shown(request.stake)}")
-        shoe = sessions.shoe_from(settings)
-        rules = sessions.rules_of(settings)
-        decisions = sessions.decisions_from(settings, rules)
-        bets, _ = sessions.bets_from(settings, rules, True)
+        setup = settings.setup()
+        shoe = setup.starting_shoe()
+        decisions = setup.fixed_decisions(sessions.NOT_SERVED)
+        bets, _ = setup.chosen_bets(True)
         with sessions.ANALYSIS_LOCK:
-            return JSONResponse({"report": deal_report(cards, shoe, bets, decisions, Fraction(stake), request.given)})
+            dealt = deal(cards, shoe, bets, decisions, request.given)
+        return JSONResponse({"report": render(deal_document(dealt, Fraction(stake)), "text")})
 
     Id = Annotated[str, Path(max_length=64, description="The session's id")]
     IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(

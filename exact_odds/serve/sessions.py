@@ -25,21 +25,17 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal, get_args
 
-from ..bets.bets import Bet, available_bets, check_reach, load_bets, parse_pays, select_bets
+from ..bets.bets import Bet
+from ..commands.setup import Setup, TooLarge
 from ..core.cards import RANKS, Card, parse_card, parse_cards
 from ..core.coup import Coup, play_coup
-from ..core.numbers import parse_percent, shown
-from ..core.policy import Decisions, Policy, resolve
-from ..core.rules import PRESETS, DrawRules, load_rules
-from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe, shoe_from_options
+from ..core.numbers import shown
+from ..core.policy import Decisions
+from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
 
-MAX_TEXT = 64 * 1024
-"""A bets or rules file given as text holds at most this many characters."""
-MAX_OWN_BETS = 64
-"""A bets file given to a session holds at most this many bets."""
 MAX_SHOE_CARDS = 5_200
 """A session's shoe holds at most this many cards (100 decks)."""
 BURN_PROCEDURES = ("punto_banco", "none")
@@ -56,10 +52,6 @@ class NotFound(InputError):
 class Refused(InputError):
     """A change the session's state does not allow: a card the shoe no longer holds, a coup the
     tableau could not deal, nothing to undo (answered 409)."""
-
-
-class TooLarge(InputError):
-    """More than a session or a store may hold (answered 413)."""
 
 
 STATUS = ((NotFound, 404), (Refused, 409), (TooLarge, 413))
@@ -95,6 +87,15 @@ class Settings:
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def setup(self, remove: str | None = None) -> Setup:
+        """The shoe (less ``remove``), rules and bets of these settings, checked within the served limits."""
+        return Setup(decks=self.decks, shoe=self.shoe, remove=remove, rules=self.rules, rules_toml=self.rules_toml, policy=self.policy,
+                     commission=self.commission, tie_pays=self.tie_pays, bets=self.bets, bets_toml=self.bets_toml, served=True)
+
+
+NOT_SERVED = " at a time and is not served: give the policy itself (see `baccarat-odds chemin-de-fer`)"
+"""How a route refuses the policy optimal, solved for one shoe at a time."""
+
 
 @dataclass(frozen=True)
 class Table:
@@ -107,68 +108,12 @@ class Table:
     notes: tuple[str, ...]
 
 
-def bounded_text(text: str | None, what: str) -> str | None:
-    if text is not None and len(text) > MAX_TEXT:
-        raise TooLarge(f"{what} holds {len(text):,} characters; at most {MAX_TEXT:,} are read")
-    return text
-
-
-def rules_of(settings: Settings) -> DrawRules:
-    """The rule set of a preset's name or of a rules file's text, with the main bets' pays given."""
-    if settings.rules_toml is not None:
-        if settings.rules is not None:
-            raise InputError("give rules (a preset's name) or rules_toml (a rules file's text), not both")
-        rules = load_rules(bounded_text(settings.rules_toml, "rules_toml") or "", "rules_toml")
-    elif settings.rules is None or settings.rules in PRESETS:
-        rules = PRESETS[settings.rules or "punto_banco"]
-    else:
-        raise InputError(f"rules {shown(settings.rules)} is not a preset ({', '.join(PRESETS)}); give a rules file's text as rules_toml")
-    commission = tie_pays = None
-    if settings.commission is not None:
-        commission = parse_percent(settings.commission, "commission")
-        if not 0 <= commission < 100:
-            raise InputError(f"commission must be at least 0 and below 100 percent, not {shown(settings.commission)}")
-    if settings.tie_pays is not None:
-        tie_pays = parse_pays(settings.tie_pays).net
-        if tie_pays <= 0:
-            raise InputError(f"tie_pays must be a positive pay such as 8 or 9, not {shown(settings.tie_pays)}")
-    return rules.with_pays(commission, tie_pays)
-
-
-def decisions_from(settings: Settings, rules: DrawRules) -> Decisions:
-    """The rules with their choices fixed by the policy (every choice must be made; optimal, solved
-    for one shoe at a time, is not served)."""
-    policy = Policy.parse(settings.policy)
-    if policy.base == "optimal":
-        raise InputError("policy optimal is solved for one shoe at a time and is not served: give the policy itself (see `baccarat-odds chemin-de-fer`)")
-    return resolve(rules, policy)
-
-
-def bets_from(settings: Settings, rules: DrawRules, suits_known: bool) -> tuple[list[Bet], list[str]]:
-    """The bets named (comma-separated names or ``all``; without names, the main bets and those of
-    ``bets_toml``), as the CLI's ``--bets`` and ``--bets-file`` choose them."""
-    own = None
-    if settings.bets_toml is not None:
-        if not settings.bets_toml.strip():
-            raise InputError("bets_toml is empty: give the text of a TOML file of bets")
-        own = load_bets(bounded_text(settings.bets_toml, "bets_toml") or "", "bets_toml")
-        if len(own) > MAX_OWN_BETS:
-            raise TooLarge(f"bets_toml holds {len(own)} bets; at most {MAX_OWN_BETS} are served")
-    chosen, notes = select_bets(available_bets(rules, own), settings.bets, suits_known, tuple(own or ()), "bets")
-    check_reach(chosen, settings.commission is not None, settings.tie_pays is not None, tuple(own or ()), "bets_toml")
-    return chosen, notes
-
-
-def shoe_from(settings: Settings, remove: str | None = None) -> Shoe:
-    """The shoe of ``decks`` or ``shoe`` (a composition), less ``remove``, as the CLI's options name it."""
-    return shoe_from_options(settings.decks, bounded_text(settings.shoe, "shoe"), bounded_text(remove, "remove"))
-
-
 def table_of(settings: Settings) -> Table:
     """A session's settings, checked and made into its table (refused as the CLI refuses them)."""
     if settings.burn not in BURN_PROCEDURES:
         raise InputError(f"burn must be one of {', '.join(BURN_PROCEDURES)}, not {shown(settings.burn)}")
-    start = shoe_from(settings)
+    setup = settings.setup()
+    start = setup.starting_shoe()
     if start.with_replacement:
         raise InputError("a session tracks the cards dealt from a finite shoe; the infinite deck (decks inf) puts every card back")
     if start.size > MAX_SHOE_CARDS:
@@ -177,9 +122,8 @@ def table_of(settings: Settings) -> Table:
         raise InputError(f"suits: {start.description} is given by rank only; cards entered with suits need per-card counts (e.g. shoe 9h=7,...)")
     if settings.cut_card is not None and not 0 <= settings.cut_card < start.size:
         raise InputError(f"cut_card is the number of cards behind the cut card: from 0 to {start.size - 1}, not {settings.cut_card}")
-    rules = rules_of(settings)
-    decisions = decisions_from(settings, rules)
-    bets, notes = bets_from(settings, rules, settings.suits)
+    decisions = setup.fixed_decisions(NOT_SERVED)
+    bets, notes = setup.chosen_bets(settings.suits)
     return Table(settings, start, decisions, tuple(bets), tuple(notes))
 
 

@@ -13,17 +13,17 @@ alone, which the library answers "no bet": no position of bets whose expectation
 import threading
 from collections import OrderedDict
 from collections.abc import Mapping, Sequence
-from dataclasses import asdict, dataclass
 from fractions import Fraction
 from typing import Any
 
 from ..bets.bets import Bet, bet_names
+from ..commands.size import Staking
 from ..core.cards import Card
-from ..core.numbers import parse_exact, parse_percent, shown
+from ..core.numbers import parse_exact
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..errors import InputError
-from ..studies.sizing import MAIN, Limits, per_bet, size
+from ..studies.sizing import size
 from .sessions import ANALYSIS_LOCK
 
 MAX_SERVED = 4
@@ -33,63 +33,6 @@ PER_CARD = 1
 """Positive bets sized in a session's state after each card (the whole position: on request)."""
 MAINS_ADDED = 2
 """Main bets added, the best first, to a session's position when a side bet needs one beside it."""
-
-
-@dataclass(frozen=True)
-class Staking:
-    """A bankroll and how to size it, as the ``size`` command's options name them (amounts in money,
-    exact numbers as text; ``rebate`` a percent)."""
-
-    bankroll: str
-    bets: str | None = None
-    kelly: str = "1"
-    rebate: str | None = None
-    min: str | None = None
-    max: str | None = None
-    total_max: str | None = None
-    unit: str | None = None
-    side_needs_main: bool = False
-    side_ratio: str | None = None
-    main: str | None = None
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    @property
-    def rebate_share(self) -> Fraction:
-        """The rebate as a share of each loss."""
-        if self.rebate is None:
-            return Fraction(0)
-        share = parse_percent(self.rebate, "rebate") / 100
-        if not 0 <= share < 1:
-            raise InputError(f"rebate must be at least 0 and below 100 percent, not {shown(self.rebate)}")
-        return share
-
-    @property
-    def sides_need_mains(self) -> bool:
-        return self.side_needs_main or self.side_ratio is not None
-
-    def mains(self) -> tuple[str, ...]:
-        """The main bets (``main``; else the library's), checked against the table's bets by :meth:`Limits.checked`."""
-        if self.main is None:
-            return MAIN
-        if not self.sides_need_mains:
-            raise InputError("main names the main bets for side_needs_main and side_ratio: give one of them, or leave main out")
-        mains = tuple(name.strip().lower() for name in self.main.split(",") if name.strip())
-        if not mains:
-            raise InputError("main is empty: name the main bets, separated by commas")
-        return mains
-
-    def limits(self, names: Sequence[str]) -> Limits:
-        """The limits, per-bet amounts naming any of the table's bets ``names`` (one amount: each of them)."""
-        def amounts(text: str | None, what: str) -> dict[str, Fraction]:
-            return per_bet(text, what, names) if text is not None else {}
-
-        def amount(text: str | None, what: str) -> Fraction | None:
-            return None if text is None else parse_exact(text, what)
-
-        return Limits(amounts(self.min, "min"), amounts(self.max, "max"), amount(self.total_max, "total_max"), amount(self.unit, "unit"),
-                      self.side_needs_main, amount(self.side_ratio, "side_ratio"), self.mains())
 
 
 def expected_value(record: Mapping[str, Any], rebate: Fraction) -> Fraction:

@@ -26,7 +26,8 @@ from typing import Any
 
 from ..core.numbers import shown
 from ..errors import InputError
-from .sessions import ANALYSES_KEPT, Change, Edit, Event, NotFound, Refused, Replay, Settings, Table, TooLarge, advance, replay, status_of, table_of
+from ..commands.setup import TooLarge
+from .sessions import ANALYSES_KEPT, Change, Edit, Event, NotFound, Refused, Replay, Settings, Table, advance, replay, status_of, table_of
 
 MAX_SESSIONS = 10_000
 """A store holds at most this many sessions."""

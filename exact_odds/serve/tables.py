@@ -20,8 +20,9 @@ from typing import Any
 
 from ..bets.profiles import TABLES, TableProfile, load_profile, profile_toml
 from ..errors import InputError
-from .sessions import MAX_TEXT, Settings, TooLarge
-from .staking import Staking
+from ..commands.setup import MAX_TEXT, TooLarge
+from ..commands.size import Staking
+from .sessions import Settings
 
 TABLE_SETS = ("decks", "shoe", "rules", "rules_toml", "policy", "commission", "tie_pays", "bets", "bets_toml", "burn", "cut_card")
 """The session fields a table sets (given beside a table: refused)."""

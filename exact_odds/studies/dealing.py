@@ -1,5 +1,7 @@
-"""The `deal` command's report: one coup by hand, or the odds mid-coup from the cards seen so far."""
+"""One coup by hand: settled, or the odds mid-coup from the cards seen so far (the `deal` command's
+figures); a settled coup's features, and a bet settled on them."""
 
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..engine.analysis import return_table
@@ -9,9 +11,7 @@ from ..core.coup import Coup, coup_key, play_coup
 from ..engine.enumerator import enumerate_coups
 from ..errors import InputError
 from ..bets.conditions import MissingDetail, parse_condition
-from ..core.numbers import fixed, money
 from ..core.features import LATE_POSITIONS, OUTCOMES, SLOTS, Columns, Granularity, card_columns, coup_columns
-from ..output.grid import grid
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 
@@ -46,12 +46,35 @@ def settle(bet: Bet, columns: Columns) -> Fraction:
     return bet.payouts[line].net
 
 
-def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions: Decisions, stake: Fraction, given: str | None = None) -> str:
+@dataclass(frozen=True)
+class Dealt:
+    """A coup dealt by hand from cards in shoe order: settled, with each bet's net win per unit
+    staked; or in progress, with the odds of how it ends (given a condition, where one is given)."""
+
+    cards: tuple[Card, ...]
+    shoe: Shoe
+    remaining: Shoe
+    """The shoe left: ``shoe`` less the cards (drawn with replacement: ``shoe`` itself)."""
+    coup: Coup
+    settlements: tuple[tuple[str, Fraction], ...] = ()
+    """A settled coup: each bet's net win per unit staked."""
+    given: tuple[str, int, int] | None = None
+    """A coup in progress given a condition: its text, and the completions where it holds of all of them."""
+    outcomes: tuple[tuple[str, int], ...] = ()
+    total: int = 0
+    drawn: int = 0
+    """How many cards the completions draw."""
+    scale: int = 1
+    expectations: tuple[tuple[str, Fraction], ...] = ()
+    """The expected value now of each bet priced mid-coup (those settled on the coup's features alone)."""
+    unpriced: tuple[str, ...] = ()
+
+
+def deal(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions: Decisions, given: str | None = None) -> Dealt:
     """Play the coup the cards make; settle every bet on it, or give the odds of its completion
     (given a condition on the coup's features, when one is given)."""
     remaining = shoe if shoe.with_replacement else shoe.remove(cards)
     coup = play_coup(cards, decisions)
-    lines = list(coup.steps)
     condition = parse_condition(given) if given is not None else None
     if condition is not None and condition.slots:
         raise InputError(f"given on a coup in progress reads the coup's features, not card slots ({', '.join(sorted(condition.slots))}): {given}",
@@ -62,33 +85,19 @@ def deal_report(cards: tuple[Card, ...], shoe: Shoe, bets: list[Bet], decisions:
         if len(cards) > coup.cards_used:
             extra = " ".join(str(card) for card in cards[coup.cards_used :])
             raise InputError(f"the coup is settled after {coup.cards_used} cards; left over: {extra}")
-        lines.append(f"player {coup.player_total}, banker {coup.banker_total}: {'tie' if coup.winner == 'tie' else f'{coup.winner} wins'}")
         columns = coup_features(coup, decisions)
-        rows = []
-        for bet in bets:
-            net = settle(bet, columns)
-            result = "push" if net == 0 else f"wins {money(stake * net)}" if net > 0 else f"loses {money(-stake * net)}"
-            rows.append([bet.name, money(stake), result])
-        return "\n".join(lines) + "\n\n" + grid(rows, ["bet", "stake", "result"]) + "\n"
+        return Dealt(cards, shoe, remaining, coup, tuple((bet.name, settle(bet, columns)) for bet in bets))
     distribution = enumerate_coups(remaining, decisions, hand=coup.hand)
-    seen = " ".join(map(str, cards)) or "none"
-    source = str(shoe) if shoe.with_replacement else f"{shoe} less those cards ({remaining.size} left)"
-    lines.append(f"cards seen: {seen}; drawing from {source}")
+    held = None
     if condition is not None:
         everything = distribution.total
         distribution = distribution.where(condition(distribution.columns))
         if not distribution.total:
             raise InputError(f"the condition given never holds after these cards: {given}")
-        share = Fraction(distribution.total, everything)
-        lines.append(f"given {given}: {distribution.total:,} of {everything:,} completions (probability {share}, {fixed(share, 10)})")
+        held = (given or condition.text, distribution.total, everything)
     counts = distribution.outcome_counts()
-    weighted = f", x{distribution.scale} policy weight" if distribution.scale > 1 else ""
-    rows = [[name, f"{counts[name]:,}", str(Fraction(counts[name], distribution.total)), fixed(Fraction(counts[name], distribution.total), 10)] for name in OUTCOMES]
-    table = grid(rows, ["outcome", f"ways (ordered {distribution.cards}-card completions{weighted})", "probability", "decimal"])
     priced = [bet for bet in bets if bet.needs_coup and not bet.card_slots]
-    values = [(bet.name, return_table(bet, distribution).expected_value) for bet in priced]
-    expectations = [[name, str(value), fixed(value, 6)] for name, value in values]
-    expectation_table = grid(expectations, ["bet", "expected value now", "decimal"])
-    skipped = [bet.name for bet in bets if bet not in priced]
-    note = f"\nNot priced mid-coup (they read card ranks or suits): {', '.join(skipped)}\n" if skipped else ""
-    return "\n".join(lines) + "\n\n" + table + "\n\n" + expectation_table + "\n" + note
+    return Dealt(cards, shoe, remaining, coup, given=held, outcomes=tuple((name, counts[name]) for name in OUTCOMES),
+                 total=distribution.total, drawn=distribution.cards, scale=distribution.scale,
+                 expectations=tuple((bet.name, return_table(bet, distribution).expected_value) for bet in priced),
+                 unpriced=tuple(bet.name for bet in bets if bet not in priced))

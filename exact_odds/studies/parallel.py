@@ -20,7 +20,7 @@ from contextlib import contextmanager
 from typing import Any
 
 from ..errors import InputError
-from ..output.files import interrupts_deferred
+from ..interrupts import interrupts_deferred
 from ..core.numbers import shown
 
 ONE_THREAD = {"OPENBLAS_NUM_THREADS": "1", "OMP_NUM_THREADS": "1", "MKL_NUM_THREADS": "1"}

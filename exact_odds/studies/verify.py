@@ -18,8 +18,6 @@ from ..engine.analysis import BetAnalysis, analyze, unordered_divisor
 from ..engine.compiled import FastEngine
 from ..engine.distribution import Distribution
 from ..errors import InputError
-from ..output.blocks import Document
-from ..records import versioned
 from .dealer import THRESHOLDS, Settings, parse_penetration, parse_tags
 from .figures import (DEAD_CHIP_WAGERS, INFORMATION_GAIN, MATRIX_SIZE, SIMULATED, Figure, Printed, load_figures, matches,
                       matrix_size_text, parse_matrix_size, parse_printed, protect_request, published_figures)
@@ -29,7 +27,7 @@ from .simulate import Estimate, Simulation
 if TYPE_CHECKING:
     from .protect import Protection, ProtectRequest, SortSearch
 
-__all__ = ["Calculator", "Check", "check", "load_figures", "published_figures", "verify_document", "verify_report", "within"]
+__all__ = ["Calculator", "Check", "check", "load_figures", "published_figures", "within"]
 # the checker's names, and the loaders of the figures it checks (from figures)
 
 STANDARD_ERRORS = 3
@@ -230,89 +228,3 @@ def check(figure: Figure, calculator: Calculator) -> Check:
     else:
         verdict = "ok" if ok else "mismatch"
     return Check(figure, exact, verdict, estimate, size, reason)
-
-
-WIDTH = 120
-"""The table of `verify` keeps its lines to this many characters where the words allow (none is cut)."""
-INDENT = 2
-"""The table of a source is indented by this many spaces under the source's name."""
-
-
-def verify_document(checks: list[Check], skipped: int = 0) -> Document:
-    """The checks as a table per source (figure, published, computed, verdict) with a line below
-    each figure that needs words (why it is known wrong, what was simulated, the exact value of a
-    mismatch), a simulated figure showing our estimate with its standard error; and the record.
-    ``skipped``: simulation records left out of the run."""
-    from dataclasses import replace
-    from itertools import groupby
-
-    from ..core.numbers import fixed
-    from ..output.blocks import Block, Data, Group, Paragraph, table
-
-    def decimal(check: Check) -> str:
-        if check.size:
-            return check.size
-        printed = parse_printed(check.figure.value)
-        if check.estimate is not None:
-            factor, sign = (100, "%") if printed.percent else (1, "")
-            places = (printed.places or 0) + 2
-            return f"{check.estimate.value * factor:.{places}f}{sign} ± {check.estimate.standard_error * factor:.{places}f}{sign}"
-        assert check.exact is not None
-        if printed.places is None:
-            return f"{int(check.exact):,}" if check.exact.denominator == 1 else fixed(check.exact, 2)
-        return fixed(check.exact * (100 if printed.percent else 1), printed.places + 3) + ("%" if printed.percent else "")
-
-    def details(check: Check) -> tuple[str, ...]:
-        figure, lines = check.figure, []
-        if check.estimate is not None:
-            lines.append(f"simulated, {figure.shoes:,} shoes, seed {figure.seed}")
-        if check.failed and check.exact is not None:
-            exact = str(check.exact)
-            lines.append(f"exact: {exact if len(exact) <= WIDTH // 2 else '(see --format json)'}")
-        if figure.known_wrong:
-            lines.append(("known wrong: " if check.verdict == "known-wrong" else "marked known-wrong, yet it matches: ") + figure.known_wrong)
-        return tuple(lines)
-
-    failed = sum(check.failed for check in checks)
-    stale = sum(check.verdict.startswith("stale") for check in checks)
-    clauses = [f"{len(checks)} figures: {len(checks) - failed} as expected, {failed} mismatch, {stale} stale known-wrong marks"]
-    if any(check.estimate for check in checks):
-        clauses.append(f"simulated figures match within {STANDARD_ERRORS} standard errors of our estimate (± one standard error shown)")
-    if skipped:
-        clauses.append(f"{skipped} simulation records not run (--simulate runs them)")
-    records = [
-        {
-            "id": check.figure.id,
-            "measure": check.figure.measure,
-            "bet": check.figure.bet,
-            "when": check.figure.when,
-            "decks": check.figure.decks,
-            "published": check.figure.value,
-            "computed": check.size or (None if check.exact is None else str(check.exact)),
-            **({"simulated": {"value": check.estimate.value, "standard_error": check.estimate.standard_error,
-                              "shoes": check.figure.shoes, "seed": check.figure.seed}} if check.estimate else {}),
-            "verdict": check.verdict,
-            "known_wrong": check.figure.known_wrong,
-            "source": check.figure.source,
-            "url": check.figure.url,
-            "author": check.figure.author,
-            "note": check.figure.note,
-        }
-        for check in checks
-    ]
-    blocks: list[Block] = []
-    for (source, url), members in groupby(checks, key=lambda item: (item.figure.source, item.figure.url)):
-        group = list(members)
-        figures = table(["figure", "published", "computed", "verdict"],
-                        [[" ".join(part.split()) for part in (item.figure.id, item.figure.value, decimal(item), item.verdict)] for item in group])
-        figures = replace(figures, indent=INDENT, details=tuple(details(item) for item in group), width=WIDTH)
-        blocks.append(Group((Paragraph(source, WIDTH), Paragraph(url, WIDTH), figures)))
-    blocks.append(Paragraph("\n".join(clauses + ["exact values: --format json"])))
-    return Document(tuple(blocks), Data(versioned("verify", {"summary": "; ".join(clauses), "figures": records})))
-
-
-def verify_report(checks: list[Check], fmt: str, skipped: int = 0) -> str:
-    """The checks (:func:`verify_document`) in one of the output formats (:func:`exact_odds.output.render.render`)."""
-    from ..output.render import render
-
-    return render(verify_document(checks, skipped), fmt)

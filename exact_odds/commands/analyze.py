@@ -1,15 +1,20 @@
-"""The documents of an analysis: outcome, bet and return tables, by feature value and by pure
-choice (:mod:`exact_odds.output.render` writes them). Exact cells are strings."""
+"""The root command, an analysis: its request, its run and its documents: outcome, bet and return
+tables, by feature value and by pure choice (:mod:`exact_odds.output.render` writes them). Exact
+cells are strings."""
 
 import math
+from dataclasses import dataclass
 from fractions import Fraction
 
 from ..core.features import OUTCOMES
 from ..core.numbers import fixed, percent, square_root
+from ..core.policy import pure_policies, resolve
 from ..core.rules import PUNTO_BANCO
-from ..engine.analysis import Analysis, BetAnalysis, best_of
-from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
+from ..engine.analysis import ENGINES, Analysis, BetAnalysis, analyze, best_of, by_feature
+from ..errors import InputError
+from ..output.blocks import Block, Data, Document, Group, Heading, Paragraph, table
 from ..records import versioned
+from .setup import Setup
 
 
 def standard_deviation(result: BetAnalysis, places: int = 4) -> str:
@@ -170,3 +175,44 @@ def choices_document(analyses: list[Analysis], notes: list[str], returns: bool) 
     blocks = [block for analysis in analyses for block in analysis_blocks(analysis, [], returns)]
     blocks.append(Paragraph("\n".join([verdict] + [f"Note: {note}" for note in [*best.notes, *notes]])))
     return Document(tuple(blocks), Data(record, flat))
+
+
+@dataclass(frozen=True, kw_only=True)
+class AnalyzeRequest:
+    """The root command: the outcomes and the bets of a setup; ``given`` a condition, ``by`` a
+    feature (a table by its value), ``unordered`` (``hands`` or ``cards``) the pair bets counted as
+    sources count them, ``returns`` every bet's return table, ``engine`` ``fast`` or ``enumerate``.
+    The combinations are checked here, once."""
+
+    setup: Setup
+    given: str | None = None
+    by: str | None = None
+    unordered: str | None = None
+    returns: bool = False
+    engine: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.unordered and (self.given is not None or self.by is not None):
+            raise InputError("unordered counts bets on the first cards alone; with given or by every bet is counted through the coup",
+                             parameter="unordered", mentions=("given", "by"))
+        if self.by is not None and (self.given is not None or self.returns):
+            raise InputError("by gives a table by value: it does not combine with given or returns", parameter="by", mentions=("given", "returns"))
+
+
+def run(request: AnalyzeRequest) -> Document:
+    """The analysis the request asks for, as its document: by value, given a condition, for each
+    pure choice where the rules leave one and no policy makes it, else the one analysis."""
+    setup = request.setup
+    shoe = setup.starting_shoe()
+    bets, notes = setup.chosen_bets(shoe.knows_suits)
+    engine = ENGINES[request.engine or "fast"]()
+    rules = setup.rule_set
+    if request.by is not None:
+        feature = request.by.lower()
+        return by_document(feature, by_feature(shoe, bets, setup.decisions(shoe), feature, engine))
+    if request.given is not None:
+        return analysis_document(analyze(shoe, bets, setup.decisions(shoe), engine=engine, given=request.given), notes, request.returns)
+    if rules.option_points() and not setup.policy_given():
+        analyses = [analyze(shoe, bets, resolve(rules, choice), engine=engine, unordered=request.unordered or "") for choice in pure_policies(rules)]
+        return choices_document(analyses, notes, request.returns)
+    return analysis_document(analyze(shoe, bets, setup.decisions(shoe), engine=engine, unordered=request.unordered or ""), notes, request.returns)

@@ -33,11 +33,11 @@ from ..engine.analysis import BetAnalysis, analyze
 from ..errors import InputError
 from ..records import versioned
 from ..studies.par import BetFigures, bet_figures
-from .analysis_tables import settles_on, standard_deviation
-from .blocks import Block, Document, Heading, Items, Link, Paragraph, Plot, Preformatted, Table
-from .blocks import table as cells_table
-from .render import json_text, render_html, render_markdown
-from .report_pages import Formula, Part, Section, Submission, render_submission_html, render_submission_markdown
+from .analyze import settles_on, standard_deviation
+from ..output.blocks import Block, Document, Heading, Items, Link, Paragraph, Plot, Preformatted, Table
+from ..output.blocks import table as cells_table
+from ..output.render import json_text, render_html, render_markdown
+from ..output.report_pages import Formula, Part, Section, Submission, render_submission_html, render_submission_markdown
 
 COUNT_THRESHOLDS = tuple(range(-4, 21))
 """True counts at or above which the report's counting simulation may bet."""
@@ -182,7 +182,7 @@ def hit_frequency(result: BetAnalysis) -> Fraction:
 
 
 def rules_section(result: BetAnalysis, shoe: Shoe, decisions: Decisions) -> list[Part]:
-    from ..core.rules import rules_text
+    from .rules import rules_text
 
     bet = result.bet
     rows = [(str(number), row.event, row.pays.text, in_words_pay(row.pays.net), in_words(row.condition)) for number, row in enumerate(bet.rows, 1)]
@@ -201,7 +201,7 @@ def rules_section(result: BetAnalysis, shoe: Shoe, decisions: Decisions) -> list
 
 def examples_section(result: BetAnalysis, shoe: Shoe, decisions: Decisions) -> list[Part]:
     """A coup of real cards for every pay line, dealt from the enumeration and settled again by hand."""
-    from .coup_examples import TRIES, example_coups
+    from ..studies.examples import TRIES, example_coups
 
     bet = result.bet
     found = example_coups(bet, shoe, decisions)
@@ -297,7 +297,7 @@ def decks_section(bet: Bet, decisions: Decisions, decks: Sequence[int | str], pr
     from sympy.printing.mathml import mathml
 
     from ..studies.formulas import expectation_formulas, house_edge
-    from .plots import edge_by_decks_figure
+    from ..output.plots import edge_by_decks_figure
 
     edges = {count: analyze(shoe_of(count), [bet], decisions).bets[0].house_edge for count in decks}
     if progress:
@@ -324,7 +324,7 @@ def decks_section(bet: Bet, decisions: Decisions, decks: Sequence[int | str], pr
 
 def removal_section(result: Any, shoe: Shoe) -> tuple[list[Part], tuple[int, ...]]:
     """The effects of removal with the derived counts, and the tags the simulation uses."""
-    from .plots import removal_figure
+    from ..output.plots import removal_figure
     from ..studies.removal import balanced_tags, betting_correlation
 
     levels = {level: balanced_tags(result.effects, level) for level in (1, 2)}
@@ -337,7 +337,7 @@ def removal_section(result: Any, shoe: Shoe) -> tuple[list[Part], tuple[int, ...
                       f"Weighted by the counts in the shoe the effects sum to exactly {result.weighted_sum}. Removing one whole deck: "
                       f"linear prediction {percent(result.deck_prediction, 6)}, exact {deck}."),
             table(("rank", "effect (exact)", "effect", "level 1", "level 2"), rows, (False, True, True, True, True)),
-            plot(f"{result.bet.name}-removal", removal_figure([result], "svg"), f"{result.bet.name}: effect of removing one card"),
+            plot(f"{result.bet.name}-removal", removal_figure([(result.bet.name, result.effects)], RANKS, "svg"), f"{result.bet.name}: effect of removing one card"),
             Paragraph("Derived counts: balanced integer tags following the effects of removal, equal for equal effects (a card whose "
                       "removal helps the bet counts +); the betting correlation is that of the tags with the effects over the cards of a deck."),
             Items(tuple(counts))], levels[COUNT_LEVEL]
@@ -353,7 +353,7 @@ def estimate_cell(estimate: Any, places: int, scale: float = 1.0, suffix: str = 
 def simulation_section(bet: Bet, shoe: Shoe, decisions: Decisions, tags: tuple[int, ...] | None, settings: ReportSettings,
                        progress: Progress | None) -> list[Part]:
     """A seeded simulation: perfect information and the level-2 count at each threshold, the best one named."""
-    from .plots import count_figure
+    from ..output.plots import count_figure
     from ..studies.dealer import Settings
     from ..studies.simulate import estimates, run
 
@@ -539,7 +539,7 @@ def report_workbook(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, setti
     counts, cover and inputs, so that its figures are the pages', and the ``table`` view (a
     :class:`~exact_odds.studies.exposure.TableView`) where asked (needs openpyxl)."""
     from ..studies.par import Digest, par_sheet
-    from .workbook import workbook_bytes
+    from ..output.workbook import workbook_bytes
 
     inputs = [Digest(item.role, item.name, item.text, item.sha256) for item in settings.inputs]
     if decisions.policy:

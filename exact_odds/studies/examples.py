@@ -18,7 +18,7 @@ from ..core.features import SLOTS, Columns, Granularity, card_columns, coup_colu
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..errors import InputError
-from ..studies.dealing import coup_features
+from .dealing import coup_features
 
 TRIES = 48
 """Cards are given to every sequence of values at most this many times."""

@@ -17,9 +17,9 @@ from fractions import Fraction
 from ..engine.analysis import Analysis, analyze
 from ..bets.bets import Bet
 from ..errors import InputError
-from .analysis_tables import analysis_document
-from .blocks import Code, Data, Document, Heading, Link, Paragraph, Table, table
-from .render import render_csv, render_json, render_markdown
+from .analyze import analysis_document
+from ..output.blocks import Code, Data, Document, Heading, Link, Paragraph, Table, table
+from ..output.render import render_csv, render_json, render_markdown
 from ..core.numbers import fixed, parse_count, shown
 from ..core.policy import Decisions
 from ..core.rules import PUNTO_BANCO
@@ -75,8 +75,9 @@ def summary_files(analyses: dict[int | str, Analysis]) -> dict[str, str]:
 
 
 def formula_files(bets: list[Bet], analyses: dict[int | str, Analysis], decisions: Decisions) -> dict[str, str]:
-    from ..studies.formulas import expectation_formulas, formulas_document, outcome_formulas
-    from .render import render_latex
+    from ..output.render import render_latex
+    from ..studies.formulas import expectation_formulas, outcome_formulas
+    from .formula import document as formulas_document
 
     document = formulas_document(outcome_formulas(decisions), expectation_formulas(bets, decisions, analyses))
     return {"formulas.json": render_json(document), "formulas.tex": render_latex(document)}
@@ -107,7 +108,7 @@ def chemin_files(deck_list: list[int | str], commission: Fraction, progress: Cal
     JSON file each, as `chemin-de-fer --format json` prints it, and a summary (README.md).
     ``progress`` is called with 1 after each game."""
     from ..games.chemin import key_text, solve
-    from .chemin_tables import solution_document
+    from .chemin import solution_document
 
     files: dict[str, str] = {}
     rows = []

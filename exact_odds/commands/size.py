@@ -1,13 +1,77 @@
-"""The documents of `size`: the stakes of a position, what it does to the bankroll, and the rebate
-and dead-chip figures of each bet (:mod:`exact_odds.output.render` writes them). Exact cells are strings."""
+"""The `size` command: its parameters (:class:`Staking`), and its documents: the stakes of a
+position, what it does to the bankroll, and the rebate and dead-chip figures of each bet
+(:mod:`exact_odds.output.render` writes them). Exact cells are strings."""
 
+from collections.abc import Sequence
+from dataclasses import asdict, dataclass
 from fractions import Fraction
+from typing import Any
 
-from ..core.numbers import fixed, money, percent, square_root
+from ..bets.bets import bet_names
+from ..core.numbers import fixed, money, parse_exact, parse_percent, percent, shown, square_root
 from ..core.rules import PUNTO_BANCO
+from ..errors import InputError
 from ..studies.rebates import DeadChip, SessionRebate
-from ..studies.sizing import Sizing
-from .blocks import Block, Data, Document, Group, Heading, Paragraph, table
+from ..studies.sizing import MAIN, Limits, Sizing, per_bet
+from ..output.blocks import Block, Data, Document, Group, Heading, Paragraph, table
+
+
+@dataclass(frozen=True)
+class Staking:
+    """A bankroll and how to size it: the ``size`` command's parameters, as both doors give them
+    (amounts in money, exact numbers as text; ``rebate`` a percent; ``bets``: a session's bets to
+    size). The rebate and the main bets are checked here alone."""
+
+    bankroll: str
+    bets: str | None = None
+    kelly: str = "1"
+    rebate: str | None = None
+    min: str | None = None
+    max: str | None = None
+    total_max: str | None = None
+    unit: str | None = None
+    side_needs_main: bool = False
+    side_ratio: str | None = None
+    main: str | None = None
+
+    def to_dict(self) -> dict[str, Any]:
+        return asdict(self)
+
+    @property
+    def rebate_share(self) -> Fraction:
+        """The rebate as a share of each loss."""
+        if self.rebate is None:
+            return Fraction(0)
+        share = parse_percent(self.rebate, "rebate") / 100
+        if not 0 <= share < 1:
+            raise InputError(f"rebate must be at least 0 and below 100 percent, not {shown(self.rebate)}", parameter="rebate")
+        return share
+
+    @property
+    def sides_need_mains(self) -> bool:
+        return self.side_needs_main or self.side_ratio is not None
+
+    def mains(self) -> tuple[str, ...]:
+        """The main bets (``main``; else the library's), checked against the table's bets by :meth:`Limits.checked`."""
+        if self.main is None:
+            return MAIN
+        if not self.sides_need_mains:
+            raise InputError("main names the main bets for side_needs_main and side_ratio: give one of them, or leave it out",
+                             parameter="main", mentions=("side_needs_main", "side_ratio"))
+        if not self.main.strip():
+            raise InputError("main is empty: name the main bets, separated by commas", parameter="main")
+        return tuple(bet_names(self.main, "main"))
+
+    def limits(self, names: Sequence[str]) -> Limits:
+        """The limits, per-bet amounts naming any of the table's bets ``names`` (one amount: each of them)."""
+        def amounts(text: str | None, what: str) -> dict[str, Fraction]:
+            return per_bet(text, what, names) if text is not None else {}
+
+        def amount(text: str | None, what: str) -> Fraction | None:
+            return None if text is None else parse_exact(text, what)
+
+        return Limits(amounts(self.min, "min"), amounts(self.max, "max"), amount(self.total_max, "total_max"), amount(self.unit, "unit"),
+                      self.side_needs_main, amount(self.side_ratio, "side_ratio"), self.mains())
 
 
 def amount_text(amount: Fraction) -> str:

@@ -9,8 +9,8 @@ from ..core.rules import DRAW, PUNTO_BANCO, STAND
 from ..games.chemin import Key, Solution, Uniqueness, key_text
 from ..games.faces import Face
 from ..games.linalg import Optimum
-from .blocks import Block, Comment, Data, Document, Exact, Items, Paragraph, Strong, Table, table
-from .render import render
+from ..output.blocks import Block, Comment, Data, Document, Exact, Items, Paragraph, Strong, Table, table
+from ..output.render import render
 from ..records import versioned
 
 MARKS = 11

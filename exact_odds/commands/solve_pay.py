@@ -1,0 +1,64 @@
+"""The `solve-pay` command: the exact pay of one row of a bet that gives a stated house edge, with
+the nearest whole and half-unit pays and their exact edges; or the smallest whole pay that keeps the
+edge at or below a value."""
+
+from fractions import Fraction
+from typing import Any
+
+from ..core.numbers import fixed, percent
+from ..core.shoe import Shoe
+from ..output.blocks import Data, Document, Items
+from ..records import versioned
+from ..studies.paysolve import PaySolution
+
+
+def solution_record(solution: PaySolution, shoe: Shoe) -> dict[str, Any]:
+    """The solution as exact fraction strings (and decimals as numbers, beside them)."""
+
+    def priced(pay: Fraction) -> dict[str, object]:
+        return {"pay": str(pay), "house_edge": str(solution.edge_at(pay)), "house_edge_percent": float(solution.edge_at(pay) * 100)}
+
+    line = solution.analysis.bet.rows[solution.row]
+    record: dict[str, Any] = {
+        "bet": solution.analysis.bet.name,
+        "shoe": str(shoe),
+        "row": {"number": solution.row + 1, "event": line.event, "pays": str(solution.current_pay), "probability": str(solution.probability)},
+        "house_edge_now": str(solution.analysis.house_edge),
+        "house_edge_now_percent": float(solution.analysis.house_edge * 100),
+    }
+    if solution.edge is not None and solution.pay is not None:
+        record.update({"edge": str(solution.edge), "pay": str(solution.pay), "pay_decimal": float(solution.pay),
+                       "nearest_whole": [priced(pay) for pay in solution.nearest(Fraction(1))],
+                       "nearest_half": [priced(pay) for pay in solution.nearest(Fraction(1, 2))]})
+    if solution.max_edge is not None and solution.smallest_whole_pay is not None:
+        record["max_edge"] = str(solution.max_edge)
+        record["smallest_whole_pay"] = priced(Fraction(solution.smallest_whole_pay))
+    return record
+
+
+def solution_lines(solution: PaySolution, shoe: Shoe) -> list[str]:
+    """The solution in words, with exact fractions and percentages, a line each."""
+    def priced(pay: Fraction) -> str:
+        return f"{pay} to 1 (house edge {percent(solution.edge_at(pay))})"
+
+    line = solution.analysis.bet.rows[solution.row]
+    lines = [
+        f"{solution.analysis.bet.name} on {shoe}: row {solution.row + 1}, {line.event!r}, pays {solution.current_pay} to 1 "
+        f"and settles the bet with probability {solution.probability} ({fixed(solution.probability, 8)})",
+        f"house edge now: {percent(solution.analysis.house_edge)}",
+    ]
+    if solution.edge is not None and solution.pay is not None:
+        lines += [
+            f"pay for a house edge of {percent(solution.edge)}: {solution.pay} to 1 ({fixed(solution.pay, 6)})",
+            "nearest whole pays: " + ", ".join(priced(pay) for pay in solution.nearest(Fraction(1))),
+            "nearest half-unit pays: " + ", ".join(priced(pay) for pay in solution.nearest(Fraction(1, 2))),
+        ]
+    if solution.max_edge is not None and solution.smallest_whole_pay is not None:
+        lines.append(f"smallest whole pay with a house edge of at most {percent(solution.max_edge)}: {priced(Fraction(solution.smallest_whole_pay))}")
+    return lines
+
+
+def document(solution: PaySolution, shoe: Shoe) -> Document:
+    """The solution in words, and its record."""
+    lines = solution_lines(solution, shoe)
+    return Document((Items(tuple(lines[1:]), lead=lines[0]),), Data(versioned("solve_pay", solution_record(solution, shoe))))

@@ -1,0 +1,212 @@
+"""Checked once (issue 30): the front doors write no refusal a request should make.
+
+Every ``raise`` of an InputError (or a subclass) under cli/ and serve/ is listed here by its module
+and the start of its message, either as a refusal that belongs to the door (TRANSPORT: the command
+line's syntax, the token, a body or a store too large, a session not found, a stale version, a
+file that cannot be read...) with the reason, or as one still to move into its command's request
+(NOT_YET_IN_A_REQUEST, naming it). A new refusal in a door fails here, and so does an entry that
+is no longer raised: the second list only shrinks.
+"""
+
+import ast
+import importlib
+from pathlib import Path
+
+import pytest
+
+from exact_odds.errors import InputError
+
+pytest.importorskip("fastapi")
+
+PACKAGE = Path(__file__).parent.parent / "exact_odds"
+DOORS = ("cli", "serve")
+
+TRANSPORT_KINDS = {
+    "Refused": "a change the session's state does not allow (409): the session's log and state, not a field of a request",
+    "Stale": "a change made on a version the session no longer has (409): the session's state",
+    "NotFound": "no session of that id (404): the store",
+}
+"""Refusals by kind: every raise of these belongs to the server's sessions and store."""
+
+TRANSPORT = {
+    ("cli/shared.py", "{} before a command belongs to the analysis"): "where an option stands on the command line",
+    ("cli/shared.py", "{} means nothing to `{}`"): "where an option stands on the command line",
+    ("cli/shared.py", "{} is given both before and after `{}`"): "where an option stands on the command line",
+    ("cli/commands.py", "{}: that option is given already"): "an option given twice on the command line",
+    ("cli/commands.py", "--decks is given both before and after `export`"): "where an option stands on the command line",
+    ("cli/commands.py", "--decks is given both before and after `report`"): "where an option stands on the command line",
+    ("cli/commands.py", "--decks goes after `banque`"): "where an option stands on the command line",
+    ("cli/commands.py", "serve needs the serve extra"): "a package not installed",
+    ("cli/commands.py", "--token is empty"): "the server's token",
+    ("cli/commands.py", "--db {}: cannot open it"): "a file that cannot be opened",
+    ("cli/commands.py", "cannot listen on {} port {}"): "the network",
+    ("serve/app.py", "Idempotency-Key must be 1 to 200 visible"): "a header of the transport",
+    ("serve/store.py", "the store holds {} sessions"): "the store's size",
+    ("serve/store.py", "the session holds {} events"): "the store's size",
+    ("serve/store.py", "the session keeps {} request keys"): "the store's size",
+    ("serve/store.py", "Idempotency-Key {} was sent before"): "a header of the transport",
+    ("serve/app.py", "bets: a position served holds at most {}"): "the work one request may ask of the server",
+    ("serve/staking.py", "bets: a position served holds at most {}"): "the work one request may ask of the server",
+    ("serve/sessions.py", "give one card, such as 9, T or 9h, not {}"): "a session's log entry (the kept state comes with the server's restructure)",
+    ("serve/sessions.py", "this session enters cards with their suits"): "a session's log entry",
+    ("serve/sessions.py", "the shoe has {} cards left ({}); a coup"): "a session's state",
+    ("serve/sessions.py", "a burn names the card turned face up"): "a session's log entry",
+}
+"""Refusals that belong to a front door, with the reason."""
+
+NOT_YET_IN_A_REQUEST = {
+    ("cli/params.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; deal's stake",
+    ("cli/commands.py", "--policy is no part of a rules file"): "commands/rules.py's request",
+    ("cli/commands.py", "--policy optimal is solved for a shoe, and `rules` takes"): "commands/rules.py's request",
+    ("cli/commands.py", "--policy: {} has no option point"): "commands/rules.py's request",
+    ("cli/commands.py", "{} is empty: give the text to match"): "commands/verify.py's request",
+    ("cli/commands.py", "no published figure matches the filters"): "commands/verify.py's request",
+    ("cli/commands.py", "simulate deals real shoes"): "commands/simulate.py's request",
+    ("cli/commands.py", "simulate shuffles at most {} cards"): "commands/simulate.py's request",
+    ("cli/commands.py", "--workers sets local worker processes"): "commands/simulate.py's request",
+    ("cli/commands.py", "{} must be one line of printable text"): "commands/report.py's request",
+    ("cli/commands.py", "the report's simulation shuffles at most"): "commands/report.py's request",
+    ("cli/commands.py", "--shoes 1: the report's estimates carry"): "commands/report.py's request",
+    ("cli/commands.py", "{} set the counting simulation, and {}"): "commands/report.py's request",
+    ("cli/commands.py", "give --edge PCT (the pay for that house edge)"): "commands/solve_pay.py's request",
+    ("cli/commands.py", "--bet takes one bet, not {}"): "commands/solve_pay.py's request",
+    ("cli/commands.py", "--session values a rebate on the session"): "commands/size.py's request",
+    ("cli/commands.py", "give --model A|B2|B3 or --rules NAME|FILE"): "commands/chemin.py's request",
+    ("cli/commands.py", "give --model or --rules, not both"): "commands/chemin.py's request",
+    ("serve/staking.py", "bets is empty: name the session's bets"): "commands/size.py's request (a session's)",
+    ("serve/staking.py", "bets: {} is not a bet of this session"): "commands/size.py's request (a session's)",
+    ("serve/app.py", "give the cards dealt, in shoe order"): "commands/deal.py's request",
+    ("serve/app.py", "stake must be positive, not {}"): "commands/deal.py's request",
+    ("serve/sessions.py", "burn must be one of {}"): "the session's request (beside its Setup)",
+    ("serve/sessions.py", "a session tracks the cards dealt from a finite"): "the session's request",
+    ("serve/sessions.py", "a session's shoe holds at most {} cards"): "the session's request",
+    ("serve/sessions.py", "suits: {} is given by rank only"): "the session's request",
+    ("serve/sessions.py", "cut_card is the number of cards behind"): "the session's request",
+    ("cli/commands.py", "give --preset or --rules, not both"): "commands/banque.py's request",
+    ("cli/commands.py", "--force is for --out"): "commands/banque.py's request (its folder)",
+    ("cli/commands.py", "--decks {}: give one deck count to print"): "commands/banque.py's request",
+    ("cli/commands.py", "--format is for the printed solution"): "commands/banque.py's request",
+    ("cli/commands.py", "--{} sets the simulation; the exact method"): "commands/shoe.py's request",
+    ("cli/commands.py", "{}: for the table's view, which --table MIX asks for"): "commands/report.py's request (its table view)",
+    ("cli/commands.py", "--table{}"): "commands/report.py's request (the mix named --table, not --mix)",
+    ("serve/tables.py", "give table (a preset's name) or table_toml"): "the session's request (its table)",
+    ("serve/tables.py", "table_toml holds {} characters"): "the session's request (its table)",
+    ("serve/tables.py", "{}: the table ({}) sets the shoe, rules, bets"): "the session's request (its table)",
+    ("serve/tables.py", "{}: this session's table ({}) sets the limits"): "commands/size.py's request (a session's, at a table)",
+}
+"""Refusals still written in a door, each with the request it moves to (the lead shrinks this)."""
+
+
+def template(node: ast.expr) -> str:
+    """A message as written: its text, each value formatted into it as ``{}``."""
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    if isinstance(node, ast.JoinedStr):
+        return "".join(template(part) if isinstance(part, ast.Constant) else "{}" for part in node.values)
+    if isinstance(node, ast.BinOp) and isinstance(node.op, ast.Add):
+        return template(node.left) + template(node.right)
+    return "{}"
+
+
+def door_refusals() -> list[tuple[str, str, str]]:
+    """(module path under the package, the kind raised, the message as written) of every raise of an
+    InputError or a subclass under the front doors."""
+    found = []
+    for door in DOORS:
+        for path in sorted((PACKAGE / door).rglob("*.py")):
+            module = importlib.import_module(".".join(("exact_odds", *path.relative_to(PACKAGE).with_suffix("").parts)))
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if isinstance(node, ast.Raise) and isinstance(node.exc, ast.Call) and isinstance(node.exc.func, ast.Name):
+                    kind = getattr(module, node.exc.func.id, None)
+                    if isinstance(kind, type) and issubclass(kind, InputError):
+                        message = template(node.exc.args[0]) if node.exc.args else ""
+                        found.append((path.relative_to(PACKAGE).as_posix(), kind.__name__, message))
+    return found
+
+
+def listed(place: str, message: str, entries: dict[tuple[str, str], str]) -> tuple[str, str] | None:
+    return next(((where, start) for where, start in entries if where == place and message.startswith(start)), None)
+
+
+def test_the_front_doors_refuse_only_what_belongs_to_them() -> None:
+    unlisted = [f"{place}: {message[:80]!r}" for place, kind, message in door_refusals()
+                if kind not in TRANSPORT_KINDS and not listed(place, message, TRANSPORT) and not listed(place, message, NOT_YET_IN_A_REQUEST)]
+    assert not unlisted, "refusals in a front door that a request should make (or list one with its reason): " + "; ".join(unlisted)
+
+
+def test_every_listed_refusal_is_still_raised() -> None:
+    """An entry whose refusal moved into a request (or went) leaves the lists."""
+    raised = [(place, message) for place, _, message in door_refusals()]
+    stale = [entry for entry in (*TRANSPORT, *NOT_YET_IN_A_REQUEST) if not any(place == entry[0] and message.startswith(entry[1]) for place, message in raised)]
+    assert not stale, stale
+
+
+def test_the_shared_setup_is_refused_by_no_door() -> None:
+    """The shoe, rules, pays and bets are checked by commands/setup.py's Setup alone: no door
+    writes a message of its own about them."""
+    words = ("commission", "tie_pays", "--tie-pays", "rules_toml", "bets_toml", "--bets-file", "policy optimal is solved for one shoe and")
+    written = [(place, message) for place, _, message in door_refusals() if any(message.startswith(word) for word in words)]
+    assert not written, written
+
+
+@pytest.mark.parametrize(("fields", "flags", "message"), [
+    ({"commission": "120"}, ["--commission", "120"], "commission must be at least 0 and below 100 percent, not '120'"),
+    ({"commission": "x"}, ["--commission", "x"], "commission must be an exact number such as 5, 2.5 or 2.5%, not 'x'"),
+    ({"tie_pays": "lose"}, ["--tie-pays", "lose"], "tie_pays must be a positive pay such as 8 or 9, not 'lose'"),
+    ({"bets": "banker", "tie_pays": "9"}, ["--bets", "banker", "--tie-pays", "9"],
+     "tie_pays sets the tie bet's pay, and the tie bet is not among the bets chosen"),
+])
+def test_both_doors_give_the_setup_s_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str], fields: dict[str, str], flags: list[str],
+                                             message: str) -> None:
+    """One refusal, written once in commands/setup.py: the server answers it naming the field, the
+    CLI naming the flag."""
+    from fastapi.testclient import TestClient
+
+    from exact_odds.cli.commands import main
+    from exact_odds.serve.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+        response = client.post("/api/v1/analysis", json={"decks": 1, **fields})
+    assert (response.status_code, response.json()) == (422, {"error": message})
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["--decks", "1", *flags])
+    parameter = message.split()[0]
+    assert capsys.readouterr().err == f"baccarat-odds: error: --{parameter.replace('_', '-')}{message[len(parameter):]}\n"
+
+
+@pytest.mark.parametrize(("fields", "flags", "message", "in_cli"), [
+    ({"main": "banker"}, ["--main", "banker"], "main names the main bets for side_needs_main and side_ratio: give one of them, or leave it out",
+     "--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave it out"),
+    ({"rebate": "100"}, ["--rebate", "100"], "rebate must be at least 0 and below 100 percent, not '100'",
+     "--rebate must be at least 0 and below 100 percent, not '100'"),
+])
+def test_both_doors_give_the_size_request_s_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str], fields: dict[str, str],
+                                                     flags: list[str], message: str, in_cli: str) -> None:
+    """commands/size.py's Staking checks the rebate and the main bets for both doors; the CLI
+    spells every parameter the message names as its flag."""
+    from fastapi.testclient import TestClient
+
+    from exact_odds.cli.commands import main
+    from exact_odds.serve.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+        response = client.post("/api/v1/size", json={"decks": 1, "bankroll": "100", **fields})
+    assert (response.status_code, response.json()) == (422, {"error": message})
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["size", "--decks", "1", "--bankroll", "100", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {in_cli}\n"
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--unordered", "hands", "--given", "winner == tie"], "--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup"),
+    (["--unordered", "cards", "--by", "banker_total"], "--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup"),
+    (["--by", "banker_total", "--returns"], "--by gives a table by value: it does not combine with --given or --returns"),
+    (["--unordered", "hands", "--bets", "banker"], "--unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is"),
+])
+def test_the_analyze_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    """commands/analyze.py's request (and the library, for the last) refuses; the CLI names the flags."""
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["--decks", "1", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
