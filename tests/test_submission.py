@@ -47,7 +47,7 @@ CHROMIUM = shutil.which("chromium")
 BROWSER = [CHROMIUM or "chromium", "--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--disable-background-networking",
            "--disable-component-update", "--disable-sync"]
 SECTIONS = ["Summary", "Rules of play and pay schedule", "Example coups", "Combinations and returns",
-            "House edge, hit frequency, standard deviation and volatility", "Maximum payout and exposure", "House edge by number of decks",
+            "House edge, element of risk, hit frequency, standard deviation and volatility", "Maximum payout and exposure", "House edge by number of decks",
             "Effect of removal and derived counts", "Counting simulation", "Provenance"]
 
 
