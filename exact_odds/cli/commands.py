@@ -369,7 +369,8 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     from ..commands.export import parse_deck_list
     from ..output.files import FolderTarget
     from ..output.plots import pyplot
-    from ..commands.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, InputFile, Progress, ReportSettings, build, report_date, report_workbook
+    from ..studies.par import Digest
+    from ..commands.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, Progress, ReportSettings, build, report_date, report_workbook
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
     from ..studies.dealer import parse_penetration
@@ -401,10 +402,10 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
         why = "--shoes 0 leaves the simulation out" if not shoes else "the infinite deck has no simulation"
         raise InputError(f"{', '.join(settings_given)} set the counting simulation, and {why}")
     arguments = sys.argv[1:]
-    inputs = [InputFile.read("bets file", given_options.bets_file)] if given_options.bets_file else []
-    inputs += [InputFile.read("rules file", value) for flag, value in zip(arguments, arguments[1:] + [""])
+    inputs = [Digest.read("bets file", given_options.bets_file)] if given_options.bets_file else []
+    inputs += [Digest.read("rules file", value) for flag, value in zip(arguments, arguments[1:] + [""])
                if flag == "--rules" and value not in PRESETS and os.path.isfile(value)]
-    inputs += [InputFile.read("rules file", argument.split("=", 1)[1]) for argument in arguments
+    inputs += [Digest.read("rules file", argument.split("=", 1)[1]) for argument in arguments
                if argument.startswith("--rules=") and argument.split("=", 1)[1] not in PRESETS and os.path.isfile(argument.split("=", 1)[1])]
     settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *arguments]),
                               report_date(), __version__, cores() if shoes >= PARALLEL_SHOES else 1, decks, title, game, submitter, tuple(inputs),

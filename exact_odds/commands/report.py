@@ -32,7 +32,7 @@ from ..core.shoe import Shoe
 from ..engine.analysis import BetAnalysis, analyze
 from ..errors import InputError
 from ..records import versioned
-from ..studies.par import BetFigures, bet_figures
+from ..studies.par import BetFigures, Digest, bet_figures
 from .analyze import settles_on, standard_deviation
 from ..output.blocks import Block, Document, Heading, Items, Link, Paragraph, Plot, Preformatted, Table
 from ..output.blocks import table as cells_table
@@ -56,29 +56,6 @@ PARALLEL_SHOES = 5_000
 process builds its own tables, which costs more than a few thousand shoes)."""
 PHASES = ("exact analysis", "example coups", "edge by number of decks", "closed form", "effects of removal", "counting simulation")
 """The steps of one bet's page, as the progress display names them."""
-
-
-@dataclass(frozen=True)
-class InputFile:
-    """A file the report read: what it is, its name as given, its text and the SHA-256 of its bytes."""
-
-    role: str
-    name: str
-    text: str
-    sha256: str
-
-    @classmethod
-    def read(cls, role: str, name: str) -> "InputFile":
-        try:
-            with open(name, "rb") as given:
-                data = given.read()
-        except OSError as error:
-            raise InputError(f"cannot read {role} {shown(name)}: {error.strerror}") from None
-        return cls(role, name, data.decode("utf-8", errors="replace"), hashlib.sha256(data).hexdigest())
-
-    @classmethod
-    def of_text(cls, role: str, name: str, text: str) -> "InputFile":
-        return cls(role, name, text, hashlib.sha256(text.encode("utf-8")).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -108,7 +85,7 @@ class ReportSettings:
     title: str | None = None
     game: str | None = None
     submitter: str | None = None
-    inputs: tuple[InputFile, ...] = ()
+    inputs: tuple[Digest, ...] = ()
     program: str = ""
     """The program as it ran: its version and the path that weighs the batches."""
 
@@ -421,11 +398,11 @@ def provenance_section(bet: Bet | None, decisions: Decisions | None, settings: R
     if decisions is not None:
         from ..core.rules import rules_toml
 
-        inputs.append(InputFile.of_text("rules as analysed", "the rule set as a rules file (baccarat-odds rules --format toml)", rules_toml(decisions.rules)))
+        inputs.append(Digest.of_text("rules as analysed", "the rule set as a rules file (baccarat-odds rules --format toml)", rules_toml(decisions.rules)))
         if decisions.policy:
-            inputs.append(InputFile.of_text("policy", "--policy", decisions.policy.summary() + "\n"))
+            inputs.append(Digest.of_text("policy", "--policy", decisions.policy.summary() + "\n"))
     if bet is not None:
-        inputs.append(InputFile.of_text("bet as analysed", f"{bet.name}, as a bets file writes it", bet_definition(bet)))
+        inputs.append(Digest.of_text("bet as analysed", f"{bet.name}, as a bets file writes it", bet_definition(bet)))
     rows = [(item.role, item.name, item.sha256) for item in inputs]
     if rows:  # the index names no input file of its own
         parts += [table(("input", "file", "SHA-256"), rows, (False, False, False))]
@@ -538,10 +515,10 @@ def report_workbook(bets: Sequence[Bet], shoe: Shoe, decisions: Decisions, setti
     """The PAR workbook of ``bets`` (:mod:`exact_odds.output.workbook`): the report's shoe, deck
     counts, cover and inputs, so that its figures are the pages', and the ``table`` view (a
     :class:`~exact_odds.studies.exposure.TableView`) where asked (needs openpyxl)."""
-    from ..studies.par import Digest, par_sheet
+    from ..studies.par import par_sheet
     from ..output.workbook import workbook_bytes
 
-    inputs = [Digest(item.role, item.name, item.text, item.sha256) for item in settings.inputs]
+    inputs = list(settings.inputs)
     if decisions.policy:
         inputs.append(Digest.of_text("policy", "--policy", decisions.policy.summary() + "\n"))
     inputs += [Digest.of_text("bet as analysed", f"{bet.name}, as a bets file writes it", bet_definition(bet)) for bet in bets]

@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..bets.bets import Bet, as_bets
+from ..core.numbers import shown
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.rules import PUNTO_BANCO, DrawRules, as_rules, rules_toml
 from ..core.shoe import Shoe, as_shoe, shoe_of_decks
@@ -161,6 +162,16 @@ class Digest:
     name: str
     text: str
     sha256: str
+
+    @classmethod
+    def read(cls, role: str, name: str) -> "Digest":
+        """The file ``name`` as read (its bytes hashed; a file that cannot be read refused in one line)."""
+        try:
+            with open(name, "rb") as given:
+                data = given.read()
+        except OSError as error:
+            raise InputError(f"cannot read {role} {shown(name)}: {error.strerror}") from None
+        return cls(role, name, data.decode("utf-8", errors="replace"), hashlib.sha256(data).hexdigest())
 
     @classmethod
     def of_text(cls, role: str, name: str, text: str) -> "Digest":
