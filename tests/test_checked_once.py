@@ -54,7 +54,7 @@ TRANSPORT = {
 """Refusals that belong to a front door, with the reason."""
 
 NOT_YET_IN_A_REQUEST = {
-    ("cli/params.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; deal's stake",
+    ("cli/params.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; formula's above, below",
     ("cli/commands.py", "--policy is no part of a rules file"): "commands/rules.py's request",
     ("cli/commands.py", "--policy optimal is solved for a shoe, and `rules` takes"): "commands/rules.py's request",
     ("cli/commands.py", "--policy: {} has no option point"): "commands/rules.py's request",
@@ -74,8 +74,6 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/commands.py", "give --model or --rules, not both"): "commands/chemin.py's request",
     ("serve/staking.py", "bets is empty: name the session's bets"): "commands/size.py's request (a session's)",
     ("serve/staking.py", "bets: {} is not a bet of this session"): "commands/size.py's request (a session's)",
-    ("serve/app.py", "give the cards dealt, in shoe order"): "commands/deal.py's request",
-    ("serve/app.py", "stake must be positive, not {}"): "commands/deal.py's request",
     ("serve/sessions.py", "burn must be one of {}"): "the session's request (beside its Setup)",
     ("serve/sessions.py", "a session tracks the cards dealt from a finite"): "the session's request",
     ("serve/sessions.py", "a session's shoe holds at most {} cards"): "the session's request",
@@ -198,3 +196,25 @@ def test_the_analyze_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixtu
     with pytest.raises(SystemExit, match="^2$"):
         main(["--decks", "1", *flags])
     assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
+
+
+@pytest.mark.parametrize(("fields", "flags", "message"), [
+    ({"stake": "0"}, ["--stake", "0"], "stake must be positive, not '0'"),
+    ({"stake": "x"}, ["--stake", "x"], "stake must be an exact number such as 5, 2.5 or 5/2, not 'x'"),
+])
+def test_both_doors_give_the_deal_request_s_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str], fields: dict[str, str],
+                                                     flags: list[str], message: str) -> None:
+    """commands/deal.py's request reads the cards and the stake for both doors."""
+    from fastapi.testclient import TestClient
+
+    from exact_odds.cli.commands import main
+    from exact_odds.serve.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+        response = client.post("/api/v1/deal", json={"decks": 1, "cards": "9S 5D", **fields})
+        assert (response.status_code, response.json()) == (422, {"error": message})
+        response = client.post("/api/v1/deal", json={"decks": 1, "cards": " , "})
+        assert (response.status_code, response.json()) == (422, {"error": "give the cards dealt, in shoe order (e.g. 9S 5D 9H 2C)"})
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["deal", "--decks", "1", "9S", "5D", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: --{message}\n"

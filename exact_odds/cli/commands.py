@@ -93,12 +93,12 @@ def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
 
 @cli.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--stake", type=ExactNumber(), default="100", show_default=True, help="Stake on each bet.")
+@click.option("--stake", metavar="X", default="100", show_default=True, help="Stake on each bet.")
 @click.option("--given", metavar="COND", help="With a coup in progress: the odds given this condition on how it ends "
               "(coup features such as banker_total >= 6; not card slots).")
 @shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.pass_context
-def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: str | None, **local: Any) -> None:
+def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: str, given: str | None, **local: Any) -> None:
     """Play one coup from CARDS in shoe order (1st and 3rd to the player, 2nd and 4th to the banker).
 
     Shows each draw decision with the rule that made it, the totals, the winner and what the stake
@@ -106,15 +106,11 @@ def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: 
     prints the exact probability of each outcome given the cards seen, drawn from the shoe named by
     --decks/--shoe/--remove less those cards (and, with --given, given how the coup ends).
     """
-    from ..commands.deal import document
-    from ..core.cards import parse_cards
+    from ..commands.deal import DealRequest, document, run
     from ..output.render import render
-    from ..studies.dealing import deal as dealt
 
-    given_options = options(ctx, **local)
-    shoe = given_options.starting_shoe()
-    bets, _ = given_options.chosen_bets(suits_known=True)
-    emit(render(document(dealt(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), given), stake), "text"))
+    request = DealRequest(setup=options(ctx, **local), cards=cards, stake=stake, given=given)
+    emit(render(document(run(request), request.amount), "text"))
 
 
 @cli.command(name="bets")
