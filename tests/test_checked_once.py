@@ -10,6 +10,7 @@ is no longer raised: the second list only shrinks.
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -58,8 +59,6 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/commands.py", "--policy is no part of a rules file"): "commands/rules.py's request",
     ("cli/commands.py", "--policy optimal is solved for a shoe, and `rules` takes"): "commands/rules.py's request",
     ("cli/commands.py", "--policy: {} has no option point"): "commands/rules.py's request",
-    ("cli/commands.py", "{} is empty: give the text to match"): "commands/verify.py's request",
-    ("cli/commands.py", "no published figure matches the filters"): "commands/verify.py's request",
     ("cli/commands.py", "simulate deals real shoes"): "commands/simulate.py's request",
     ("cli/commands.py", "simulate shuffles at most {} cards"): "commands/simulate.py's request",
     ("cli/commands.py", "--workers sets local worker processes"): "commands/simulate.py's request",
@@ -218,3 +217,26 @@ def test_both_doors_give_the_deal_request_s_refusal(tmp_path: Path, capsys: pyte
     with pytest.raises(SystemExit, match="^2$"):
         main(["deal", "--decks", "1", "9S", "5D", *flags])
     assert capsys.readouterr().err == f"baccarat-odds: error: --{message}\n"
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--source", " "], "--source is empty: give the text to match, or leave --source out"),
+    (["--bet", ""], "--bet is empty: give the text to match, or leave --bet out"),
+    (["--source", "no such source anywhere"], "no published figure matches the filters"),
+])
+def test_the_verify_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["verify", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
+
+
+def test_the_simulation_records_left_out_are_counted_in_cli_terms(capsys: pytest.CaptureFixture[str]) -> None:
+    """three_giving_8's published figures are all simulations: left out without --simulate, and said so."""
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["verify", "--bet", "three_giving_8"])
+    err = capsys.readouterr().err
+    assert re.fullmatch(r"baccarat-odds: error: no published figure matches the filters \([1-9][0-9]* simulation records: give --simulate\)\n", err), err

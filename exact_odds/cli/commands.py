@@ -145,26 +145,14 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     (with --simulate) match when the printed figure lies within 3 standard errors of our seeded
     simulation. Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
     """
-    from ..commands.verify import document
+    from ..commands.verify import VerifyRequest, document, figures_of
     from ..output.render import render
     from ..studies.parallel import cores
-    from ..studies.verify import Calculator, check, published_figures
+    from ..studies.verify import Calculator, check
 
-    given_options = options(ctx, **local)
-    for flag, text in (("--source", source_text), ("--bet", bet_name)):
-        if text is not None and not text.strip():
-            raise InputError(f"{flag} is empty: give the text to match, or leave {flag} out")
-    figures = published_figures(data_file)
-    if source_text:
-        figures = [figure for figure in figures if source_text.lower() in (figure.source + " " + figure.url).lower()]
-    if bet_name:
-        figures = [figure for figure in figures if figure.bet == bet_name.lower()]
-    skipped = 0 if simulated else sum(figure.simulated for figure in figures)
-    figures = [figure for figure in figures if simulated or not figure.simulated]
-    if not figures:
-        raise InputError("no published figure matches the filters" + (f" ({skipped} simulation records: give --simulate)" if skipped else ""))
-    user_bets = given_options.own_bets
-    calculator = Calculator(user_bets, cores())
+    request = VerifyRequest(setup=options(ctx, **local), data=data_file, source=source_text, bet=bet_name, simulate=simulated)
+    figures, skipped = figures_of(request)
+    calculator = Calculator(request.setup.own_bets, cores())
     with progress_bar("verifying", figures) as shown_figures:
         checks = [check(figure, calculator) for figure in shown_figures]
     emit(render(document(checks, skipped), fmt))
