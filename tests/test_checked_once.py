@@ -56,9 +56,6 @@ TRANSPORT = {
 
 NOT_YET_IN_A_REQUEST = {
     ("cli/params.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; formula's above, below",
-    ("cli/commands.py", "--policy is no part of a rules file"): "commands/rules.py's request",
-    ("cli/commands.py", "--policy optimal is solved for a shoe, and `rules` takes"): "commands/rules.py's request",
-    ("cli/commands.py", "--policy: {} has no option point"): "commands/rules.py's request",
     ("cli/commands.py", "simulate deals real shoes"): "commands/simulate.py's request",
     ("cli/commands.py", "simulate shuffles at most {} cards"): "commands/simulate.py's request",
     ("cli/commands.py", "--workers sets local worker processes"): "commands/simulate.py's request",
@@ -240,3 +237,18 @@ def test_the_simulation_records_left_out_are_counted_in_cli_terms(capsys: pytest
         main(["verify", "--bet", "three_giving_8"])
     err = capsys.readouterr().err
     assert re.fullmatch(r"baccarat-odds: error: no published figure matches the filters \([1-9][0-9]* simulation records: give --simulate\)\n", err), err
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--rules", "chemin_de_fer_b2", "--policy", "player_on_5=draw", "--format", "toml"],
+     "--policy is no part of a rules file: give --format text to see its choice at each option point"),
+    (["--rules", "chemin_de_fer_b2", "--policy", "optimal"],
+     "--policy optimal is solved for a shoe, and `rules` takes none: `chemin-de-fer --model M --decks N` shows its solution"),
+    (["--policy", "punto_banco"], "--policy: Punto Banco has no option point, so a policy chooses nothing"),
+])
+def test_the_rules_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["rules", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"

@@ -72,23 +72,9 @@ def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
     """Print a rule set: naturals, the player's rule, the banker's tableau (S stands, D draws,
     C is a choice), what each side sees at a choice, and the main bets' pays. With --policy (text
     only): the choice it makes at each option point."""
-    from ..commands.rules import rules_document
-    from ..core.policy import policy_text
-    from ..core.rules import rules_toml
-    from ..output.render import render
+    from ..commands.rules import RulesRequest, run
 
-    given_options = options(ctx, **local)
-    rules, policy = given_options.rule_set, given_options.policy_given()
-    if not policy:
-        emit(rules_toml(rules) if fmt == "toml" else render(rules_document(rules), "text"))
-        return
-    if fmt == "toml":
-        raise InputError("--policy is no part of a rules file: give --format text to see its choice at each option point")
-    if policy.base == "optimal":
-        raise InputError("--policy optimal is solved for a shoe, and `rules` takes none: `chemin-de-fer --model M --decks N` shows its solution")
-    if not policy_text(rules, policy):
-        raise InputError(f"--policy: {rules.name} has no option point, so a policy chooses nothing")
-    emit(render(rules_document(rules, policy), "text"))
+    emit(run(RulesRequest(setup=options(ctx, **local), format=fmt)))
 
 
 @cli.command()
