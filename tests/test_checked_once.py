@@ -63,8 +63,6 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/commands.py", "the report's simulation shuffles at most"): "commands/report.py's request",
     ("cli/commands.py", "--shoes 1: the report's estimates carry"): "commands/report.py's request",
     ("cli/commands.py", "{} set the counting simulation, and {}"): "commands/report.py's request",
-    ("cli/commands.py", "give --edge PCT (the pay for that house edge)"): "commands/solve_pay.py's request",
-    ("cli/commands.py", "--bet takes one bet, not {}"): "commands/solve_pay.py's request",
     ("cli/commands.py", "--session values a rebate on the session"): "commands/size.py's request",
     ("cli/commands.py", "give --model A|B2|B3 or --rules NAME|FILE"): "commands/chemin.py's request",
     ("cli/commands.py", "give --model or --rules, not both"): "commands/chemin.py's request",
@@ -251,4 +249,19 @@ def test_the_rules_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture
 
     with pytest.raises(SystemExit, match="^2$"):
         main(["rules", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--bet", "dragon_7"], "give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)"),
+    (["--bet", "dragon_7,tie", "--edge", "5"],
+     "--bet takes one bet, not 'dragon_7,tie': solve-pay prices one bet (see `baccarat-odds bets` for the names)"),
+    (["--bet", "dragon_7", "--max-edge", "x"], "--max-edge must be an exact number such as 5, 2.5 or 2.5%, not 'x'"),
+])
+def test_the_solve_pay_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    """The request's messages name its fields; the CLI their flags, the first time each stands (not "house edge")."""
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["solve-pay", *flags])
     assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"

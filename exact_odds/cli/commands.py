@@ -15,7 +15,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from ..core.numbers import parse_exact, parse_percent, shown
+from ..core.numbers import parse_exact, shown
 from .params import Count, ExactNumber
 from .shared import (BURN, FORMATS, SPANS_DECKS, Commands, Interrupted, OutputLost, emit, fail, in_cli_terms, options, plot_target, progress_bar,
                      setup_of, shared)
@@ -388,23 +388,11 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     """The exact pay of one row of a bet that gives a stated house edge (per bet made), with the
     nearest whole and half-unit pays and their exact edges; or, with --max-edge, the smallest whole
     pay that keeps the edge at or below a value. The other rows keep their pays."""
-    import dataclasses
-
-    from ..commands.solve_pay import document
+    from ..commands.solve_pay import SolvePayRequest, document, run
     from ..output.render import render
-    from ..studies.paysolve import solve
 
-    given_options = options(ctx, **local)
-    if edge_text is None and max_edge_text is None:
-        raise InputError("give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)")
-    if not bet_name.strip() or "," in bet_name or bet_name.strip().lower() == "all":
-        raise InputError(f"--bet takes one bet, not {shown(bet_name)}: solve-pay prices one bet (see `baccarat-odds bets` for the names)")
-    edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
-    max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
-    shoe = given_options.starting_shoe()
-    (bet,), _ = dataclasses.replace(given_options, bets=bet_name).chosen_bets(shoe.knows_suits, "bet")
-    solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
-    emit(render(document(solution, shoe), fmt))
+    request = SolvePayRequest(setup=options(ctx, **local), bet=bet_name, row=row, edge=edge_text, max_edge=max_edge_text)
+    emit(render(document(*run(request)), fmt))
 
 
 @cli.command(name="size")
