@@ -64,8 +64,6 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/commands.py", "--shoes 1: the report's estimates carry"): "commands/report.py's request",
     ("cli/commands.py", "{} set the counting simulation, and {}"): "commands/report.py's request",
     ("cli/commands.py", "--session values a rebate on the session"): "commands/size.py's request",
-    ("cli/commands.py", "give --model A|B2|B3 or --rules NAME|FILE"): "commands/chemin.py's request",
-    ("cli/commands.py", "give --model or --rules, not both"): "commands/chemin.py's request",
     ("serve/staking.py", "bets is empty: name the session's bets"): "commands/size.py's request (a session's)",
     ("serve/staking.py", "bets: {} is not a bet of this session"): "commands/size.py's request (a session's)",
     ("serve/sessions.py", "burn must be one of {}"): "the session's request (beside its Setup)",
@@ -264,4 +262,16 @@ def test_the_solve_pay_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFix
 
     with pytest.raises(SystemExit, match="^2$"):
         main(["solve-pay", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    ([], "give --model A|B2|B3 or --rules NAME|FILE (a chemin de fer rule set)"),
+    (["--model", "A", "--rules", "chemin_de_fer_a"], "give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)"),
+])
+def test_the_chemin_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["chemin-de-fer", *flags])
     assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"

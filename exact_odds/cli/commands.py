@@ -468,21 +468,9 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     Snell's game with cards drawn with replacement: its --decks default is inf; the others default
     to 8 decks.
     """
-    import dataclasses
+    from ..commands.chemin import CheminRequest, render_solution, run
 
-    from ..games.chemin import game_rules, solve
-    from ..commands.chemin import render_solution
-
-    given_options = options(ctx, **local)
-    if model is None and given_options.rules is None:
-        raise InputError("give --model A|B2|B3 or --rules NAME|FILE (a chemin de fer rule set)")
-    if model is not None and given_options.rules is not None:
-        raise InputError("give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)")
-    game = model if model is not None else given_options.rules
-    name, _ = game_rules(game)
-    decks = given_options.decks if given_options.decks is not None or given_options.shoe else ("inf" if name == "A" else 8)
-    shoe = dataclasses.replace(given_options, decks=decks).starting_shoe()
-    emit(render_solution(solve(game, shoe, (given_options.commission_percent() or Fraction(0)) / 100), fmt))
+    emit(render_solution(run(CheminRequest(setup=options(ctx, **local), model=model)), fmt))
 
 
 def default_db() -> str:
