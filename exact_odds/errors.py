@@ -26,7 +26,8 @@ class InputError(ValueError):
         self.parameter = parameter
         """The parameter the message begins by naming (as the library calls it), or None."""
         self.mentions = mentions
-        """Other parameters the message names, each a word of its own (a front door spells them its way)."""
+        """Other parameters the message names, the first time each stands as a word (a front door
+        spells them its way)."""
 
 
 class UnknownName(InputError, KeyError):

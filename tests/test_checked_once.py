@@ -10,6 +10,7 @@ is no longer raised: the second list only shrinks.
 
 import ast
 import importlib
+import re
 from pathlib import Path
 
 import pytest
@@ -55,12 +56,7 @@ TRANSPORT = {
 """Refusals that belong to a front door, with the reason."""
 
 NOT_YET_IN_A_REQUEST = {
-    ("cli/params.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; deal's stake",
-    ("cli/commands.py", "--policy is no part of a rules file"): "commands/rules.py's request",
-    ("cli/commands.py", "--policy optimal is solved for a shoe, and `rules` takes"): "commands/rules.py's request",
-    ("cli/commands.py", "--policy: {} has no option point"): "commands/rules.py's request",
-    ("cli/commands.py", "{} is empty: give the text to match"): "commands/verify.py's request",
-    ("cli/commands.py", "no published figure matches the filters"): "commands/verify.py's request",
+    ("cli/params.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; formula's above, below",
     ("cli/commands.py", "simulate deals real shoes"): "commands/simulate.py's request",
     ("cli/commands.py", "simulate shuffles at most {} cards"): "commands/simulate.py's request",
     ("cli/commands.py", "--workers sets local worker processes"): "commands/simulate.py's request",
@@ -68,15 +64,9 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/commands.py", "the report's simulation shuffles at most"): "commands/report.py's request",
     ("cli/commands.py", "--shoes 1: the report's estimates carry"): "commands/report.py's request",
     ("cli/commands.py", "{} set the counting simulation, and {}"): "commands/report.py's request",
-    ("cli/commands.py", "give --edge PCT (the pay for that house edge)"): "commands/solve_pay.py's request",
-    ("cli/commands.py", "--bet takes one bet, not {}"): "commands/solve_pay.py's request",
     ("cli/commands.py", "--session values a rebate on the session"): "commands/size.py's request",
-    ("cli/commands.py", "give --model A|B2|B3 or --rules NAME|FILE"): "commands/chemin.py's request",
-    ("cli/commands.py", "give --model or --rules, not both"): "commands/chemin.py's request",
     ("serve/staking.py", "bets is empty: name the session's bets"): "commands/size.py's request (a session's)",
     ("serve/staking.py", "bets: {} is not a bet of this session"): "commands/size.py's request (a session's)",
-    ("serve/app.py", "give the cards dealt, in shoe order"): "commands/deal.py's request",
-    ("serve/app.py", "stake must be positive, not {}"): "commands/deal.py's request",
     ("serve/sessions.py", "burn must be one of {}"): "the session's request (beside its Setup)",
     ("serve/sessions.py", "a session tracks the cards dealt from a finite"): "the session's request",
     ("serve/sessions.py", "a session's shoe holds at most {} cards"): "the session's request",
@@ -209,4 +199,91 @@ def test_the_analyze_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixtu
 
     with pytest.raises(SystemExit, match="^2$"):
         main(["--decks", "1", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
+
+
+@pytest.mark.parametrize(("fields", "flags", "message"), [
+    ({"stake": "0"}, ["--stake", "0"], "stake must be positive, not '0'"),
+    ({"stake": "x"}, ["--stake", "x"], "stake must be an exact number such as 5, 2.5 or 5/2, not 'x'"),
+])
+def test_both_doors_give_the_deal_request_s_refusal(tmp_path: Path, capsys: pytest.CaptureFixture[str], fields: dict[str, str],
+                                                     flags: list[str], message: str) -> None:
+    """commands/deal.py's request reads the cards and the stake for both doors."""
+    from fastapi.testclient import TestClient
+
+    from exact_odds.cli.commands import main
+    from exact_odds.serve.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+        response = client.post("/api/v1/deal", json={"decks": 1, "cards": "9S 5D", **fields})
+        assert (response.status_code, response.json()) == (422, {"error": message})
+        response = client.post("/api/v1/deal", json={"decks": 1, "cards": " , "})
+        assert (response.status_code, response.json()) == (422, {"error": "give the cards dealt, in shoe order (e.g. 9S 5D 9H 2C)"})
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["deal", "--decks", "1", "9S", "5D", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: --{message}\n"
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--source", " "], "--source is empty: give the text to match, or leave --source out"),
+    (["--bet", ""], "--bet is empty: give the text to match, or leave --bet out"),
+    (["--source", "no such source anywhere"], "no published figure matches the filters"),
+])
+def test_the_verify_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["verify", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
+
+
+def test_the_simulation_records_left_out_are_counted_in_cli_terms(capsys: pytest.CaptureFixture[str]) -> None:
+    """three_giving_8's published figures are all simulations: left out without --simulate, and said so."""
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["verify", "--bet", "three_giving_8"])
+    err = capsys.readouterr().err
+    assert re.fullmatch(r"baccarat-odds: error: no published figure matches the filters \([1-9][0-9]* simulation records: give --simulate\)\n", err), err
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--rules", "chemin_de_fer_b2", "--policy", "player_on_5=draw", "--format", "toml"],
+     "--policy is no part of a rules file: give --format text to see its choice at each option point"),
+    (["--rules", "chemin_de_fer_b2", "--policy", "optimal"],
+     "--policy optimal is solved for a shoe, and `rules` takes none: `chemin-de-fer --model M --decks N` shows its solution"),
+    (["--policy", "punto_banco"], "--policy: Punto Banco has no option point, so a policy chooses nothing"),
+])
+def test_the_rules_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["rules", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    (["--bet", "dragon_7"], "give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)"),
+    (["--bet", "dragon_7,tie", "--edge", "5"],
+     "--bet takes one bet, not 'dragon_7,tie': solve-pay prices one bet (see `baccarat-odds bets` for the names)"),
+    (["--bet", "dragon_7", "--max-edge", "x"], "--max-edge must be an exact number such as 5, 2.5 or 2.5%, not 'x'"),
+])
+def test_the_solve_pay_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    """The request's messages name its fields; the CLI their flags, the first time each stands (not "house edge")."""
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["solve-pay", *flags])
+    assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"
+
+
+@pytest.mark.parametrize(("flags", "message"), [
+    ([], "give --model A|B2|B3 or --rules NAME|FILE (a chemin de fer rule set)"),
+    (["--model", "A", "--rules", "chemin_de_fer_a"], "give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)"),
+])
+def test_the_chemin_request_s_refusals_in_cli_terms(capsys: pytest.CaptureFixture[str], flags: list[str], message: str) -> None:
+    from exact_odds.cli.commands import main
+
+    with pytest.raises(SystemExit, match="^2$"):
+        main(["chemin-de-fer", *flags])
     assert capsys.readouterr().err == f"baccarat-odds: error: {message}\n"

@@ -50,6 +50,8 @@ def test_shoe_options_before_eor_take_effect(run):
     (["--remove", "5", "export"], "--remove means nothing to `export`"),
     (["--rules", "baccarat_gold", "verify"], "--rules means nothing to `verify`"),
     (["--commission", "4", "rules"], "--commission means nothing to `rules`"),
+    (["--commission", "0", "rules"], "--commission means nothing to `rules`"),  # a zero commission was read as none given
+    (["--commission", "0", "size", "--bankroll", "9", "--commission", "5"], "--commission is given both before and after `size`"),
     (["--format", "json", "deal", "9S"], "--format before a command belongs to the analysis"),
     (["--decks", "1", "deal", "9S", "--decks", "2"], "--decks is given both before and after `deal`"),
     (["--bets", "banker", "verify"], "--bets means nothing to `verify`"),

@@ -16,7 +16,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from ..core.numbers import parse_exact, parse_percent, shown
+from ..core.numbers import parse_exact, shown
 from .params import Count, ExactNumber
 from .shared import (BURN, FORMATS, SPANS_DECKS, Commands, Interrupted, OutputLost, emit, fail, in_cli_terms, options, plot_target, progress_bar,
                      setup_of, shared, table_options)
@@ -86,33 +86,19 @@ def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
     """Print a rule set: naturals, the player's rule, the banker's tableau (S stands, D draws,
     C is a choice), what each side sees at a choice, and the main bets' pays. With --policy (text
     only): the choice it makes at each option point."""
-    from ..commands.rules import rules_document
-    from ..core.policy import policy_text
-    from ..core.rules import rules_toml
-    from ..output.render import render
+    from ..commands.rules import RulesRequest, run
 
-    given_options = options(ctx, **local)
-    rules, policy = given_options.rule_set, given_options.policy_given()
-    if not policy:
-        emit(rules_toml(rules) if fmt == "toml" else render(rules_document(rules), "text"))
-        return
-    if fmt == "toml":
-        raise InputError("--policy is no part of a rules file: give --format text to see its choice at each option point")
-    if policy.base == "optimal":
-        raise InputError("--policy optimal is solved for a shoe, and `rules` takes none: `chemin-de-fer --model M --decks N` shows its solution")
-    if not policy_text(rules, policy):
-        raise InputError(f"--policy: {rules.name} has no option point, so a policy chooses nothing")
-    emit(render(rules_document(rules, policy), "text"))
+    emit(run(RulesRequest(setup=options(ctx, **local), format=fmt)))
 
 
 @cli.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--stake", type=ExactNumber(), default="100", show_default=True, help="Stake on each bet.")
+@click.option("--stake", metavar="X", default="100", show_default=True, help="Stake on each bet.")
 @click.option("--given", metavar="COND", help="With a coup in progress: the odds given this condition on how it ends "
               "(coup features such as banker_total >= 6; not card slots).")
 @shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.pass_context
-def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: str | None, **local: Any) -> None:
+def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: str, given: str | None, **local: Any) -> None:
     """Play one coup from CARDS in shoe order (1st and 3rd to the player, 2nd and 4th to the banker).
 
     Shows each draw decision with the rule that made it, the totals, the winner and what the stake
@@ -120,15 +106,11 @@ def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: Fraction, given: 
     prints the exact probability of each outcome given the cards seen, drawn from the shoe named by
     --decks/--shoe/--remove less those cards (and, with --given, given how the coup ends).
     """
-    from ..commands.deal import document
-    from ..core.cards import parse_cards
+    from ..commands.deal import DealRequest, document, run
     from ..output.render import render
-    from ..studies.dealing import deal as dealt
 
-    given_options = options(ctx, **local)
-    shoe = given_options.starting_shoe()
-    bets, _ = given_options.chosen_bets(suits_known=True)
-    emit(render(document(dealt(parse_cards(list(cards)), shoe, bets, given_options.decisions(shoe), given), stake), "text"))
+    request = DealRequest(setup=options(ctx, **local), cards=cards, stake=stake, given=given)
+    emit(render(document(run(request), request.amount), "text"))
 
 
 @cli.command(name="bets")
@@ -163,26 +145,14 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
     (with --simulate) match when the printed figure lies within 3 standard errors of our seeded
     simulation. Exit status 0 when every figure not marked known-wrong matches, 1 otherwise.
     """
-    from ..commands.verify import document
+    from ..commands.verify import VerifyRequest, document, figures_of
     from ..output.render import render
     from ..studies.parallel import cores
-    from ..studies.verify import Calculator, check, published_figures
+    from ..studies.verify import Calculator, check
 
-    given_options = options(ctx, **local)
-    for flag, text in (("--source", source_text), ("--bet", bet_name)):
-        if text is not None and not text.strip():
-            raise InputError(f"{flag} is empty: give the text to match, or leave {flag} out")
-    figures = published_figures(data_file)
-    if source_text:
-        figures = [figure for figure in figures if source_text.lower() in (figure.source + " " + figure.url).lower()]
-    if bet_name:
-        figures = [figure for figure in figures if figure.bet == bet_name.lower()]
-    skipped = 0 if simulated else sum(figure.simulated for figure in figures)
-    figures = [figure for figure in figures if simulated or not figure.simulated]
-    if not figures:
-        raise InputError("no published figure matches the filters" + (f" ({skipped} simulation records: give --simulate)" if skipped else ""))
-    user_bets = given_options.own_bets
-    calculator = Calculator(user_bets, cores())
+    request = VerifyRequest(setup=options(ctx, **local), data=data_file, source=source_text, bet=bet_name, simulate=simulated)
+    figures, skipped = figures_of(request)
+    calculator = Calculator(request.setup.own_bets, cores())
     with progress_bar("verifying", figures) as shown_figures:
         checks = [check(figure, calculator) for figure in shown_figures]
     emit(render(document(checks, skipped), fmt))
@@ -484,23 +454,11 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
     """The exact pay of one row of a bet that gives a stated house edge (per bet made), with the
     nearest whole and half-unit pays and their exact edges; or, with --max-edge, the smallest whole
     pay that keeps the edge at or below a value. The other rows keep their pays."""
-    import dataclasses
-
-    from ..commands.solve_pay import document
+    from ..commands.solve_pay import SolvePayRequest, document, run
     from ..output.render import render
-    from ..studies.paysolve import solve
 
-    given_options = options(ctx, **local)
-    if edge_text is None and max_edge_text is None:
-        raise InputError("give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)")
-    if not bet_name.strip() or "," in bet_name or bet_name.strip().lower() == "all":
-        raise InputError(f"--bet takes one bet, not {shown(bet_name)}: solve-pay prices one bet (see `baccarat-odds bets` for the names)")
-    edge = parse_percent(edge_text, "--edge") / 100 if edge_text is not None else None
-    max_edge = parse_percent(max_edge_text, "--max-edge") / 100 if max_edge_text is not None else None
-    shoe = given_options.starting_shoe()
-    (bet,), _ = dataclasses.replace(given_options, bets=bet_name).chosen_bets(shoe.knows_suits, "bet")
-    solution = solve(shoe, bet, given_options.decisions(shoe), row, edge, max_edge)
-    emit(render(document(solution, shoe), fmt))
+    request = SolvePayRequest(setup=options(ctx, **local), bet=bet_name, row=row, edge=edge_text, max_edge=max_edge_text)
+    emit(render(document(*run(request)), fmt))
 
 
 @cli.command(name="size")
@@ -576,21 +534,9 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     Snell's game with cards drawn with replacement: its --decks default is inf; the others default
     to 8 decks.
     """
-    import dataclasses
+    from ..commands.chemin import CheminRequest, render_solution, run
 
-    from ..games.chemin import game_rules, solve
-    from ..commands.chemin import render_solution
-
-    given_options = options(ctx, **local)
-    if model is None and given_options.rules is None:
-        raise InputError("give --model A|B2|B3 or --rules NAME|FILE (a chemin de fer rule set)")
-    if model is not None and given_options.rules is not None:
-        raise InputError("give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)")
-    game = model if model is not None else given_options.rules
-    name, _ = game_rules(game)
-    decks = given_options.decks if given_options.decks is not None or given_options.shoe else ("inf" if name == "A" else 8)
-    shoe = dataclasses.replace(given_options, decks=decks).starting_shoe()
-    emit(render_solution(solve(game, shoe, (given_options.commission_percent() or Fraction(0)) / 100), fmt))
+    emit(render_solution(run(CheminRequest(setup=options(ctx, **local), model=model)), fmt))
 
 
 @cli.command(name="table")

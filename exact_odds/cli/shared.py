@@ -167,8 +167,8 @@ def in_cli_terms(error: InputError) -> str:
     message = str(error)
     if error.parameter and message.startswith(error.parameter):
         message = flag_of(error.parameter) + message[len(error.parameter):]
-    for name in error.mentions:  # the other parameters it names, each a word of its own
-        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag_of(name), message)
+    for name in error.mentions:  # the other parameters it names: the first time each stands as a word
+        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag_of(name), message, count=1)
     return message
 
 

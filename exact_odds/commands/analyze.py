@@ -2,7 +2,6 @@
 tables, by feature value and by pure choice (:mod:`exact_odds.output.render` writes them). Exact
 cells are strings."""
 
-import math
 from dataclasses import dataclass
 from fractions import Fraction
 

@@ -1,20 +1,50 @@
-"""The document of a chemin de fer solution (:func:`exact_odds.games.chemin.solve`): the value,
-both strategies (the banker's as a tableau), the certificate and the notes; typeset with exact
-fractions for LaTeX; the record for JSON."""
+"""The `chemin-de-fer` command: its request (a model or a rule set with choices for both sides,
+a shoe, a commission), its run (:func:`exact_odds.games.chemin.solve`) and the document of the
+solution: the value, both strategies (the banker's as a tableau), the certificate and the notes;
+typeset with exact fractions for LaTeX; the record for JSON."""
 
+from dataclasses import dataclass, replace
 from fractions import Fraction
 
 from ..core.numbers import fixed
 from ..core.rules import DRAW, PUNTO_BANCO, STAND
-from ..games.chemin import Key, Solution, Uniqueness, key_text
+from ..errors import InputError
+from ..games.chemin import Key, Solution, Uniqueness, game_rules, key_text, solve
 from ..games.faces import Face
 from ..games.linalg import Optimum
 from ..output.blocks import Block, Comment, Data, Document, Exact, Items, Paragraph, Strong, Table, table
 from ..output.render import render
 from ..records import versioned
+from .setup import Setup
 
 MARKS = 11
 """The tableau's columns of marks: the player's third card 0-9, and stood."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class CheminRequest:
+    """The game: a ``model`` (A, B2, B3) or the rules of ``setup`` (a preset or file with choices
+    for both sides), dealt from the setup's shoe (default: the infinite deck for model A, else 8
+    decks), at the setup's commission (percent, default 0: a rule set's own is not read)."""
+
+    setup: Setup
+    model: str | None = None
+
+    def __post_init__(self) -> None:
+        if self.model is None and self.setup.rules is None:
+            raise InputError("give model A|B2|B3 or rules NAME|FILE (a chemin de fer rule set)", mentions=("model", "rules"))
+        if self.model is not None and self.setup.rules is not None:
+            raise InputError("give model or rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)", mentions=("model", "rules"))
+
+
+def run(request: CheminRequest) -> Solution:
+    """The game solved."""
+    setup = request.setup
+    game = request.model if request.model is not None else setup.named_rules()
+    name, _ = game_rules(game)
+    decks = setup.decks if setup.decks is not None or setup.shoe else ("inf" if name == "A" else 8)
+    shoe = replace(setup, decks=decks).starting_shoe()
+    return solve(game, shoe, (setup.commission_percent() or Fraction(0)) / 100)
 
 
 def _decimal(value: Fraction) -> str:

@@ -1,11 +1,49 @@
 """The `deal` command: one coup from cards in shoe order, each draw with the rule that made it and
-what the stake on each bet returns; or, mid-coup, the odds of how it ends."""
+what the stake on each bet returns; or, mid-coup, the odds of how it ends. Its request, run and
+document, for both doors."""
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 
-from ..core.numbers import fixed, money
+from ..core.cards import Card, parse_cards
+from ..core.numbers import fixed, money, parse_exact, shown
+from ..errors import InputError
 from ..output.blocks import Block, Document, Paragraph, table
-from ..studies.dealing import Dealt
+from ..studies.dealing import Dealt, deal
+from .setup import Setup
+
+
+@dataclass(frozen=True, kw_only=True)
+class DealRequest:
+    """The cards dealt, in shoe order (text, or a text per card), the stake on each bet and, mid-coup,
+    a condition on how the coup ends; from the shoe, rules and bets of ``setup``."""
+
+    setup: Setup
+    cards: str | tuple[str, ...]
+    stake: str | Fraction = "100"
+    given: str | None = None
+    dealt: tuple[Card, ...] = field(init=False, repr=False, compare=False)
+    """The cards, read."""
+    amount: Fraction = field(init=False, repr=False, compare=False)
+    """The stake, read."""
+
+    def __post_init__(self) -> None:
+        cards = parse_cards(self.cards)
+        if not cards:
+            raise InputError("give the cards dealt, in shoe order (e.g. 9S 5D 9H 2C)", parameter="cards")
+        stake = parse_exact(self.stake, "stake", parameter="stake")
+        if stake <= 0:
+            raise InputError(f"stake must be positive, not {shown(self.stake)}", parameter="stake")
+        object.__setattr__(self, "dealt", cards)
+        object.__setattr__(self, "amount", stake)
+
+
+def run(request: DealRequest) -> Dealt:
+    """The coup the cards make, every bet of the setup settled on it (or, mid-coup, the odds)."""
+    setup = request.setup
+    shoe = setup.starting_shoe()
+    bets, _ = setup.chosen_bets(True)
+    return deal(request.dealt, shoe, bets, setup.decisions(shoe), request.given)
 
 
 def document(dealt: Dealt, stake: Fraction) -> Document:

@@ -6,10 +6,50 @@ a policy the choice it makes at each option point.
 Player, by two-card total: 0: draw, 1: draw, 2: draw, 3: draw, 4: draw, 5: choice, 6: stand, 7: stand.
 """
 
+from dataclasses import dataclass
+
+from ..core.numbers import shown
 from ..core.policy import Policy, policy_text
-from ..core.rules import CHOICE, DRAW, STAND, DrawRules
+from ..core.rules import CHOICE, DRAW, STAND, DrawRules, rules_toml
+from ..errors import InputError
 from ..output.blocks import Block, Document, Group, Items, Paragraph, table
 from ..output.render import render
+from .setup import Setup
+
+FORMATS = ("text", "toml")
+"""text: in words with the tableau; toml: a rules file that a setup reads back."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class RulesRequest:
+    """The rule set of ``setup`` in a ``format``; with the setup's policy (text only), the choice it
+    makes at each option point."""
+
+    setup: Setup
+    format: str = "text"
+
+    def __post_init__(self) -> None:
+        if self.format not in FORMATS:
+            raise InputError(f"format must be one of {', '.join(FORMATS)}, not {shown(self.format)}", parameter="format")
+        policy, rules = self.setup.policy_given(), self.setup.rule_set
+        if not policy:
+            return
+        if self.format == "toml":
+            raise InputError("policy is no part of a rules file: give format text to see its choice at each option point",
+                             parameter="policy", mentions=("format",))
+        if policy.base == "optimal":
+            raise InputError("policy optimal is solved for a shoe, and `rules` takes none: `chemin-de-fer --model M --decks N` shows its solution",
+                             parameter="policy")
+        if not policy_text(rules, policy):
+            raise InputError(f"policy: {rules.name} has no option point, so a policy chooses nothing", parameter="policy")
+
+
+def run(request: RulesRequest) -> str:
+    """The rule set as the request asks: a rules file, or in words (with the policy's choices)."""
+    rules, policy = request.setup.rule_set, request.setup.policy_given()
+    if request.format == "toml":
+        return rules_toml(rules)
+    return render(rules_document(rules, policy), "text")
 
 
 def rules_blocks(rules: DrawRules) -> Group:

@@ -67,7 +67,7 @@ class Setup:
                 text = getattr(self, name)
                 if text is not None and len(text) > MAX_TEXT:
                     raise TooLarge(f"{name} holds {len(text):,} characters; at most {MAX_TEXT:,} are read", parameter=name)
-        object.__setattr__(self, "rule_set", self._rules().with_pays(self.commission_percent(), self._tie_pays()))
+        object.__setattr__(self, "rule_set", self.named_rules().with_pays(self.commission_percent(), self._tie_pays()))
         object.__setattr__(self, "own_bets", self._own_bets())
 
     @classmethod
@@ -87,7 +87,8 @@ class Setup:
                 raise InputError(f"cannot read bets file {shown(bets_file)}: not UTF-8 text") from None
         return cls(rules=None if rules is None else rules_named(rules), bets_toml=text, bets_file=bets_file, **fields)
 
-    def _rules(self) -> DrawRules:
+    def named_rules(self) -> DrawRules:
+        """The rule set named (a preset, a rules file or the object given), before the pays given."""
         if self.rules_toml is not None:
             if self.rules is not None:
                 raise InputError("give rules (a preset's name) or rules_toml (a rules file's text), not both", parameter="rules")

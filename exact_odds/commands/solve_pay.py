@@ -2,14 +2,51 @@
 the nearest whole and half-unit pays and their exact edges; or the smallest whole pay that keeps the
 edge at or below a value."""
 
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
-from ..core.numbers import fixed, percent
+from ..core.numbers import fixed, parse_percent, percent, shown
 from ..core.shoe import Shoe
+from ..errors import InputError
 from ..output.blocks import Data, Document, Items
 from ..records import versioned
-from ..studies.paysolve import PaySolution
+from ..studies.paysolve import PaySolution, solve
+from .setup import Setup
+
+
+@dataclass(frozen=True, kw_only=True)
+class SolvePayRequest:
+    """One ``bet`` of ``setup`` (the catalog's or its bets file's), the ``row`` to price (its event
+    or number; None: the largest pay), and the house edge wanted (``edge``, a percent) or the most
+    allowed (``max_edge``)."""
+
+    setup: Setup
+    bet: str
+    row: str | None = None
+    edge: str | Fraction | None = None
+    max_edge: str | Fraction | None = None
+    edge_share: Fraction | None = field(init=False, repr=False, compare=False)
+    max_edge_share: Fraction | None = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if self.edge is None and self.max_edge is None:
+            raise InputError("give edge PCT (the pay for that house edge) or max_edge PCT (the smallest whole pay at or below it)",
+                             mentions=("edge", "max_edge"))
+        if not self.bet.strip() or "," in self.bet or self.bet.strip().lower() == "all":
+            raise InputError(f"bet takes one bet, not {shown(self.bet)}: solve-pay prices one bet (see `baccarat-odds bets` for the names)",
+                             parameter="bet")
+        for name in ("edge", "max_edge"):
+            value = getattr(self, name)
+            object.__setattr__(self, f"{name}_share", None if value is None else parse_percent(value, name, parameter=name) / 100)
+
+
+def run(request: SolvePayRequest) -> tuple[PaySolution, Shoe]:
+    """The pay the request asks for, and the shoe it was solved on."""
+    setup = replace(request.setup, bets=request.bet)
+    shoe = setup.starting_shoe()
+    (bet,), _ = setup.chosen_bets(shoe.knows_suits, "bet")
+    return solve(shoe, bet, setup.decisions(shoe), request.row, request.edge_share, request.max_edge_share), shoe
 
 
 def solution_record(solution: PaySolution, shoe: Shoe) -> dict[str, Any]:

@@ -1,14 +1,51 @@
-"""The `verify` command's table: each published figure beside our exact value and its verdict,
-grouped by source, and the record."""
+"""The `verify` command: its request (which published figures), and its table: each figure beside
+our exact value and its verdict, grouped by source, and the record."""
 
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from itertools import groupby
 
 from ..core.numbers import fixed
+from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Group, Paragraph, table
 from ..records import versioned
-from ..studies.figures import parse_printed
+from ..studies.figures import Figure, parse_printed, published_figures
 from ..studies.verify import STANDARD_ERRORS, Check
+from .setup import Setup
+
+
+@dataclass(frozen=True, kw_only=True)
+class VerifyRequest:
+    """The published figures to check: those of ``data`` (a TOML file; None: the shipped one) whose
+    source or URL holds ``source`` and whose bet is ``bet``, the simulation records only with
+    ``simulate``; a bet of ``setup``'s bets file where a record names one."""
+
+    setup: Setup
+    data: str | None = None
+    source: str | None = None
+    bet: str | None = None
+    simulate: bool = False
+
+    def __post_init__(self) -> None:
+        for name in ("source", "bet"):
+            text = getattr(self, name)
+            if text is not None and not text.strip():
+                raise InputError(f"{name} is empty: give the text to match, or leave {name} out", parameter=name, mentions=(name,))
+
+
+def figures_of(request: VerifyRequest) -> tuple[list[Figure], int]:
+    """The figures the request keeps, and how many simulation records it leaves out (no ``simulate``)."""
+    figures = published_figures(request.data)
+    if request.source:
+        words = request.source.lower()
+        figures = [figure for figure in figures if words in (figure.source + " " + figure.url).lower()]
+    if request.bet:
+        figures = [figure for figure in figures if figure.bet == request.bet.lower()]
+    skipped = 0 if request.simulate else sum(figure.simulated for figure in figures)
+    figures = [figure for figure in figures if request.simulate or not figure.simulated]
+    if not figures:
+        raise InputError("no published figure matches the filters" + (f" ({skipped} simulation records: give simulate)" if skipped else ""),
+                         mentions=("simulate",))
+    return figures, skipped
 
 WIDTH = 120
 """The table of `verify` keeps its lines to this many characters where the words allow (none is cut)."""

@@ -26,8 +26,7 @@ from starlette.routing import Match
 
 from .. import __version__
 from ..bets.bets import available_bets
-from ..core.cards import parse_cards
-from ..core.numbers import parse_exact, shown
+from ..core.numbers import shown
 from ..core.policy import pure_policies, resolve
 from ..core.rules import PRESETS
 from ..engine.analysis import analyze
@@ -35,10 +34,9 @@ from ..errors import InputError
 from ..commands.analyze import choices_document
 from ..commands.setup import MAX_TEXT
 from ..commands.size import Staking
-from ..commands.deal import document as deal_document
+from ..commands import deal as deal_command
 from ..commands.rules import rules_text
 from ..output.render import render
-from ..studies.dealing import deal
 from . import banner, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
 from .sessions import MAX_SHOE_CARDS, Seat, Settings, status_of
@@ -397,20 +395,12 @@ def create_app(db: str, token: str | None = None) -> Any:
     @app.post("/api/v1/deal")
     def deal_route(request: DealRequest) -> JSONResponse:
         """One coup from cards in shoe order, as `baccarat-odds deal` reports it (or the odds mid-coup)."""
-        settings = request.settings()
-        cards = parse_cards(request.cards)
-        if not cards:
-            raise InputError("give the cards dealt, in shoe order (e.g. 9S 5D 9H 2C)")
-        stake = parse_exact(request.stake, "stake")
-        if stake <= 0:
-            raise InputError(f"stake must be positive, not {shown(request.stake)}")
-        setup = settings.setup()
-        shoe = setup.starting_shoe()
-        decisions = setup.fixed_decisions(sessions.NOT_SERVED)
-        bets, _ = setup.chosen_bets(True)
+        setup = request.settings().setup()
+        dealing = deal_command.DealRequest(setup=setup, cards=request.cards, stake=request.stake, given=request.given)
+        setup.fixed_decisions(sessions.NOT_SERVED)  # optimal, solved for a shoe, is not served
         with sessions.ANALYSIS_LOCK:
-            dealt = deal(cards, shoe, bets, decisions, request.given)
-        return JSONResponse({"report": render(deal_document(dealt, Fraction(stake)), "text")})
+            dealt = deal_command.run(dealing)
+        return JSONResponse({"report": render(deal_command.document(dealt, dealing.amount), "text")})
 
     Id = Annotated[str, Path(max_length=64, description="The session's id")]
     IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(
