@@ -14,7 +14,6 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from fractions import Fraction
 from typing import Any
 
 from .. import __version__
@@ -66,7 +65,7 @@ class ShoeRequest:
             check_address(self.scheduler)
             if self.workers is not None:
                 raise InputError("workers sets local worker processes, and scheduler runs the shoes on the cluster's workers: give one",
-                                 parameter="workers")
+                                 parameter="workers", mentions=("scheduler",))
         if self.resume is not None and not str(self.resume).strip():
             raise InputError("resume is empty: name a results folder", parameter="resume")
         given = [name for name in ("workers", "scheduler", "resume") if getattr(self, name) is not None]

@@ -23,7 +23,7 @@ a: :func:`transitions` says which.
 """
 
 from functools import lru_cache
-from math import comb, prod
+from math import comb
 
 import numpy as np
 

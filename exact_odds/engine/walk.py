@@ -229,7 +229,7 @@ def reference(plan: Walk, start: int, stop: int) -> RangeSums:
     """The sums by their definition: each composition weighed by the batch path, in Python integers."""
     from .batch import batch_expectations
 
-    shoe, bets = plan.compositions, len(plan.bets)
+    shoe = plan.compositions
     sums = RangeSums.empty([len(grid) + 1 for grid in plan.grids])
     sums.compositions = stop - start
     seen = False

@@ -12,7 +12,6 @@ import json
 import re
 import time
 from collections.abc import Awaitable, Callable, MutableMapping
-from fractions import Fraction
 from importlib import resources
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qs

@@ -46,7 +46,7 @@ from ..core.features import (
     representatives,
     shoe_counts,
 )
-from ..core.numbers import percent, shown
+from ..core.numbers import shown
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
 from ..core.shoe import Shoe, as_shoe
@@ -482,7 +482,6 @@ def _sorted(request: ProtectRequest, engine: Engine, sequences: Sequences | None
     """The first ``sorted`` cards seen sorted by ``groups``."""
     assert request.sorted is not None and request.groups is not None
     cards, groups = request.sorted, request.groups
-    infos = len(groups.members) ** cards
     contributions: dict[Bet, list[Fraction]] = {}
     probabilities: list[Fraction] = []
     direct = [bet for bet in request.bets if direct_level(bet) is not None and groups.kind != "suits"]
