@@ -171,7 +171,7 @@ def refusal(run, *args: str) -> str:
      "--bets: perfect_pair reads suits or colours; depth counts compositions by value or rank, so bets on suits cannot be counted exactly"),
     (("--decks", "1", "--cards-left", "18", "--scheduler", "nowhere"), "--scheduler 'nowhere': expected a dask scheduler address such as tcp://host:8786"),
     (("--decks", "1", "--cards-left", "18", "--scheduler", "tcp://127.0.0.1:8786", "--workers", "2"),
-     "--workers sets local worker processes, and --scheduler runs the work on the cluster's workers: give one"),
+     "--workers sets local worker processes, and --scheduler runs the ranges on the cluster's workers: give one"),
     (("--decks", "1", "--cards-left", "18", "--workers", "0"), "--workers must be at least 1, not '0'"),
     (("--decks", "1", "--cards-left", "18", "--resume", " "), "--resume is empty: name a results folder"),
 ])

@@ -7,6 +7,7 @@ import contextlib
 import re
 import sys
 from collections.abc import Callable, Iterable
+from fractions import Fraction
 from typing import Any, TypeVar
 
 import click
@@ -109,6 +110,26 @@ def table_options(function: F) -> F:
             click.option("--differential", metavar="X", help="A table differential: the banker side at most X more (or less) than the player side."))):
         function = option(function)
     return function
+
+
+def table_request(given_options: Any, shoe: Any, mix_text: str, option: str, per_hour: str | None, min_text: str | None,
+                  max_text: str | None, total_max: Fraction | None, unit: Fraction | None, differential: str | None) -> Any:
+    """The request of the table's view from the flags (the mix given to ``option``)."""
+    from ..commands.table import DEFAULT_PACE, TableRequest, parse_mix
+    from ..studies.sizing import Limits, per_bet
+
+    mix = parse_mix(mix_text, option)
+    limits = Limits(per_bet(min_text, "--min", list(mix)) if min_text is not None else {},
+                    per_bet(max_text, "--max", list(mix)) if max_text is not None else {}, total_max, unit)
+    return TableRequest(shoe=shoe, decisions=given_options.decisions(shoe), mix=mix, pace=DEFAULT_PACE if per_hour is None else per_hour,
+                        limits=limits, differential=differential)
+
+
+def reword(command: click.Command, name: str, text: str) -> None:
+    """Give one command's copy of a shared option a help of its own."""
+    for param in command.params:
+        if isinstance(param, click.Option) and param.name == name:
+            param.help = text
 
 
 def plot_target(path: str | None) -> Any:

@@ -47,7 +47,7 @@ class DepthRequest:
             check_address(self.scheduler)
             if self.workers is not None:
                 raise InputError("workers sets local worker processes, and scheduler runs the ranges on the cluster's workers: give one",
-                                 parameter="workers")
+                                 parameter="workers", mentions=("scheduler",))
         if self.resume is not None and not str(self.resume).strip():
             raise InputError("resume is empty: name a results folder", parameter="resume")
 
