@@ -7,8 +7,13 @@
    from its end, each card one POST .../cards; milliseconds to the answer over HTTP and on the
    server's side (its Server-Timing header), p50 and p95 after the first 10 cards, for every catalog
    bet by rank, every catalog bet with suits, and the 3 main bets (target: 20 ms p95 warm).
-3. A bounded load: 20 sessions entering 200 cards each at once (every catalog bet by rank): errors,
-   p50 and p99 (--quick: 5 sessions of 50 cards).
+   Beside it, the server's time per card after 300 cards (cards 300-330, p50) over its time at the
+   start (cards 10-40, p50), every catalog bet by rank (target: within 1.2x).
+3. Two sessions fed at once against the same two one after the other (each 150 cards, every catalog
+   bet by rank, shoes of their own so that no answer is cached): wall time of each and their ratio
+   (target on 2 cores: at once at least 1.6x as fast).
+4. A bounded load: 20 sessions entering 200 cards each at once (every catalog bet by rank): errors,
+   p50 and p99 (--quick: 5 sessions of 50 cards; 3. with 40 cards).
 The server listens on 127.0.0.1 only and is stopped at the end; its database is a temporary file.
 """
 
@@ -67,6 +72,35 @@ def deal_shoe(client: Client, settings: dict, cards: list[str]) -> tuple[list[fl
     return http_ms, server_ms, errors
 
 
+def median(values: list[float]) -> float:
+    return quantile(values, .5)
+
+
+def two_sessions(port: int, count: int) -> None:
+    """Two sessions one after the other, then two others at once: wall seconds of each, and the ratio."""
+    def shoe(seed: int) -> list[str]:
+        cards = list("A23456789TJQK") * 32
+        random.Random(seed).shuffle(cards)
+        return cards[:count]
+
+    def feed(seed: int) -> None:
+        deal_shoe(Client(port), {"decks": 8, "bets": "all", "burn": "none"}, shoe(seed))
+
+    begun = time.perf_counter()
+    for seed in (101, 102):
+        feed(seed)
+    apart = time.perf_counter() - begun
+    begun = time.perf_counter()
+    workers = [threading.Thread(target=feed, args=(seed,)) for seed in (103, 104)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    together = time.perf_counter() - begun
+    print(f"3. two sessions x {count} cards: one after the other {apart:.2f} s, at once {together:.2f} s: "
+          f"{apart / together:.2f}x as fast at once (target >= 1.6x on 2 cores)")
+
+
 def main() -> None:
     quick = "--quick" in sys.argv
     folder = tempfile.mkdtemp(prefix="serve-bench-")
@@ -95,6 +129,10 @@ def main() -> None:
             warm, inside = http_ms[10:], server_ms[10:]
             print(f"2. {label}: {len(cards)} cards, {errors} errors; over HTTP p50 {quantile(warm, .5):.1f} ms, p95 {quantile(warm, .95):.1f} ms; "
                   f"server side p50 {quantile(inside, .5):.1f} ms, p95 {quantile(inside, .95):.1f} ms")
+            if len(server_ms) >= 330 and label == "every catalog bet, by rank":
+                start, late = median(server_ms[10:40]), median(server_ms[300:330])
+                print(f"   server time per card after 300 cards {late:.1f} ms, at the start {start:.1f} ms: {late / start:.2f}x (target <= 1.2x)")
+        two_sessions(port, 40 if quick else 150)
         sessions, count = (5, 50) if quick else (20, 200)
         times: list[float] = []
         failures = [0]
@@ -114,7 +152,7 @@ def main() -> None:
             worker.start()
         for worker in workers:
             worker.join()
-        print(f"3. {sessions} sessions x {count} cards at once: {len(times)} answers, {failures[0]} errors in {time.perf_counter() - begun:.1f} s; "
+        print(f"4. {sessions} sessions x {count} cards at once: {len(times)} answers, {failures[0]} errors in {time.perf_counter() - begun:.1f} s; "
               f"p50 {quantile(times, .5):.1f} ms, p99 {quantile(times, .99):.1f} ms")
     finally:
         server.terminate()
