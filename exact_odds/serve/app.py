@@ -33,7 +33,6 @@ from ..core.rules import PRESETS, rules_text
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..output.analysis_tables import choices_document
-from ..output.render import render
 from ..studies.dealing import deal_report
 from . import banner, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
@@ -246,8 +245,9 @@ KEY = re.compile(r"[!-~]{1,200}")
 """An Idempotency-Key: visible ASCII characters."""
 
 
-def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: Any, given: Staking, most: int = MAX_SERVED) -> dict[str, Any]:
-    return staking.session_position(table.settings, table.start, state.seen, table.bets, table.decisions, analysis, given, most)
+def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: sessions.NextCoup, given: Staking, most: int = MAX_SERVED) -> dict[str, Any]:
+    left = sessions.shoe_left(table, state)
+    return staking.session_position(table.settings, left, table.bets, table.decisions, analysis.analysis, given, most)
 
 
 RECENT = 16
@@ -257,20 +257,20 @@ RECENT = 16
 def state_record(loaded: Loaded) -> dict[str, Any]:
     """A session's state as JSON: :func:`sessions.session_state`, its version, and what to bet now (with a bankroll kept)."""
     table, state, sizing = loaded.table, loaded.state, loaded.sizing
-    record = sessions.session_state(loaded.session, table, state)
+    record, analysis = sessions.session_state(loaded.session, table, state)
     position, refused = None, None
-    if sizing is not None and record["analysis"] is None:
+    if sizing is not None and analysis is None:
         refused = f"no analysis of the next coup: {record['analysis_refused']}"
-    elif sizing is not None:
+    elif sizing is not None and analysis is not None:
         try:
-            position = what_to_bet(table, state, record["analysis"], Staking(**sizing), staking.PER_CARD)
+            position = what_to_bet(table, state, analysis, Staking(**sizing), staking.PER_CARD)
         except InputError as error:
             refused = str(error)
     record.update(version=loaded.version, sizing=sizing, what_to_bet=position, what_to_bet_refused=refused)
     profile = tables.profile_of(table.settings)
     record.update(table=None if profile is None else profile.to_dict(), roads=banner.shoe_roads(table, state),
                   recent_entries=[{"kind": event.kind, "card": event.card, "hidden": event.hidden} for event in loaded.events[-RECENT:]],
-                  banner=banner.banner(record, loaded.events, profile))
+                  banner=banner.banner(record, None if analysis is None else analysis.analysis, state.starts, profile))
     return record
 
 
@@ -309,7 +309,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         return JSONResponse({"error": str(error)}, status_of(error))
 
     @app.exception_handler(Stale)
-    def stale(request: Request, error: Stale) -> JSONResponse:  # not async: the state's analysis takes a lock
+    def stale(request: Request, error: Stale) -> JSONResponse:  # not async: the state's analysis computes
         return JSONResponse({"error": str(error), "state": state_record(error.loaded)}, 409, headers={"ETag": etag(error.loaded.version)})
 
     @app.exception_handler(RequestValidationError)
@@ -371,12 +371,13 @@ def create_app(db: str, token: str | None = None) -> Any:
         rules = sessions.rules_of(settings)
         bets, notes = sessions.bets_from(settings, rules, shoe.knows_suits)
         unordered = request.unordered or ""
-        with sessions.ANALYSIS_LOCK:
-            if rules.option_points() and not settings.policy.strip() and request.given is None:
-                analyses = [analyze(shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
-                return JSONResponse(json.loads(render(choices_document(analyses, notes, False), "json")))
-            decisions = sessions.decisions_from(settings, rules)
-            return JSONResponse(analyze(shoe, bets, decisions, given=request.given, unordered=unordered).to_dict(notes))
+        if rules.option_points() and not settings.policy.strip() and request.given is None:
+            analyses = [analyze(shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
+            data = choices_document(analyses, notes, False).data
+            assert data is not None  # a document of choices always carries its record
+            return JSONResponse(data.record)
+        decisions = sessions.decisions_from(settings, rules)
+        return JSONResponse(analyze(shoe, bets, decisions, given=request.given, unordered=unordered).to_dict(notes))
 
     @app.post("/api/v1/size")
     def size_route(request: SizeRequest) -> JSONResponse:
@@ -405,8 +406,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         rules = sessions.rules_of(settings)
         decisions = sessions.decisions_from(settings, rules)
         bets, _ = sessions.bets_from(settings, rules, True)
-        with sessions.ANALYSIS_LOCK:
-            return JSONResponse({"report": deal_report(cards, shoe, bets, decisions, Fraction(stake), request.given)})
+        return JSONResponse({"report": deal_report(cards, shoe, bets, decisions, Fraction(stake), request.given)})
 
     Id = Annotated[str, Path(max_length=64, description="The session's id")]
     IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(
@@ -422,18 +422,19 @@ def create_app(db: str, token: str | None = None) -> Any:
         """Make a change, as :meth:`Store.change` does: the session's state after it (with its ETag), or the first answer to its key."""
         if key is not None and not KEY.fullmatch(key):
             raise InputError(f"Idempotency-Key must be 1 to 200 visible ASCII characters (e.g. a UUID), not {shown(key)}")
-        outcome = store.change(session, edit, Precondition(if_match, key, request))
-        if isinstance(outcome, Repeated):
-            return repeated(store, session, outcome)
-        response = answer(outcome)
-        if key is not None:
-            store.keep_answer(session, key, bytes(response.body))
-        return response
+        with store.session_lock(session):
+            outcome = store.change(session, edit, Precondition(if_match, key, request))
+            if isinstance(outcome, Repeated):
+                return repeated(store, session, outcome)
+            response = answer(outcome)
+            if key is not None:
+                store.keep_answer(session, key, bytes(response.body))
+            return response
 
     def body(request: BaseModel) -> str:
         return request.model_dump_json(exclude_defaults=True)
 
-    def current(session: str) -> tuple[Loaded, dict[str, object]]:
+    def current(session: str) -> tuple[Loaded, sessions.NextCoup]:
         """A session as stored, and the analysis of its next coup."""
         loaded = store.load(session)
         return loaded, sessions.analysis_of(loaded.table, loaded.state)
