@@ -11,7 +11,7 @@ import hmac
 import json
 import re
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from fractions import Fraction
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -25,15 +25,16 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
 from .. import __version__
-from ..bets.bets import available_bets
-from ..core.cards import parse_cards
+from ..bets.bets import Bet, available_bets
+from ..core.cards import Card, parse_cards
+from ..core.coup import play_coup
 from ..core.numbers import parse_exact, shown
-from ..core.policy import pure_policies, resolve
+from ..core.policy import Decisions, pure_policies, resolve
 from ..core.rules import PRESETS, rules_text
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..output.analysis_tables import choices_document
-from ..studies.dealing import deal_report
+from ..studies.dealing import coup_features, deal_report, settle
 from . import banner, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
 from .sessions import MAX_SHOE_CARDS, MAX_TEXT, Seat, Settings, status_of
@@ -287,6 +288,22 @@ def forget_sizing(table: sessions.Table, events: list[sessions.Event], state: se
     return sessions.Change(sets_sizing=True, sizing=None)
 
 
+def deal_data(cards: Sequence[Card], bets: Sequence[Bet], decisions: Decisions, stake: Fraction) -> dict[str, Any]:
+    """A coup dealt (the route ``/deal``) as data: its hands, totals and winner, the tableau's steps,
+    and, when the coup is settled, each bet's settlement of ``stake`` (exact amounts as text)."""
+    coup = play_coup(cards, decisions)
+    settlements = None
+    if coup.complete:
+        columns = coup_features(coup, decisions)
+        settlements = [{"bet": bet.name, "stake": str(stake), "net": str(net), "amount": str(stake * net),
+                        "result": "push" if net == 0 else "wins" if net > 0 else "loses"}
+                       for bet, net in ((bet, settle(bet, columns)) for bet in bets)]
+    return {"coup": {"cards": [str(card) for card in cards], "seats": dict(zip(sessions.seats(coup), map(str, cards))),
+                     "player": [str(card) for card in coup.player], "banker": [str(card) for card in coup.banker],
+                     "player_total": coup.player_total, "banker_total": coup.banker_total, "complete": coup.complete, "winner": coup.winner},
+            "steps": list(coup.steps), "settlements": settlements}
+
+
 def repeated(store: Store, session: str, outcome: Repeated) -> Response:
     """The first answer to a request key sent again (a change no longer kept whole: the session's state now)."""
     headers = {"Idempotent-Replayed": "true"}
@@ -394,7 +411,8 @@ def create_app(db: str, token: str | None = None) -> Any:
 
     @app.post("/api/v1/deal")
     def deal_route(request: DealRequest) -> JSONResponse:
-        """One coup from cards in shoe order, as `baccarat-odds deal` reports it (or the odds mid-coup)."""
+        """One coup from cards in shoe order: `report`, what `baccarat-odds deal` prints (or the odds mid-coup); `coup` (hands, seats,
+        totals, winner), the tableau's `steps`, and once it is settled each bet's `settlements` of the stake (exact amounts as text)."""
         settings = request.settings()
         cards = parse_cards(request.cards)
         if not cards:
@@ -406,7 +424,8 @@ def create_app(db: str, token: str | None = None) -> Any:
         rules = sessions.rules_of(settings)
         decisions = sessions.decisions_from(settings, rules)
         bets, _ = sessions.bets_from(settings, rules, True)
-        return JSONResponse({"report": deal_report(cards, shoe, bets, decisions, Fraction(stake), request.given)})
+        report = deal_report(cards, shoe, bets, decisions, Fraction(stake), request.given)
+        return JSONResponse({"report": report, **deal_data(cards, bets, decisions, Fraction(stake))})
 
     Id = Annotated[str, Path(max_length=64, description="The session's id")]
     IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(
