@@ -246,7 +246,7 @@ KEY = re.compile(r"[!-~]{1,200}")
 """An Idempotency-Key: visible ASCII characters."""
 
 
-def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: sessions.NextCoup, given: Staking, most: int = MAX_SERVED) -> dict[str, Any]:
+def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: sessions.NextCoup, given: Staking, most: int = MAX_SERVED) -> staking.Position:
     left = sessions.shoe_left(table, state)
     return staking.session_position(table.settings, left, table.bets, table.decisions, analysis.analysis, given, most)
 
@@ -267,11 +267,12 @@ def state_record(loaded: Loaded) -> dict[str, Any]:
             position = what_to_bet(table, state, analysis, Staking(**sizing), staking.PER_CARD)
         except InputError as error:
             refused = str(error)
-    record.update(version=loaded.version, sizing=sizing, what_to_bet=position, what_to_bet_refused=refused)
+    record.update(version=loaded.version, sizing=sizing, what_to_bet=None if position is None else position.record, what_to_bet_refused=refused)
     profile = tables.profile_of(table.settings)
     record.update(table=None if profile is None else profile.to_dict(), roads=banner.shoe_roads(table, state),
                   recent_entries=[{"kind": event.kind, "card": event.card, "hidden": event.hidden} for event in loaded.events[-RECENT:]],
-                  banner=banner.banner(record, None if analysis is None else analysis.analysis, state.starts, profile))
+                  banner=banner.banner(record, None if analysis is None else analysis.analysis, None if position is None else position.sizing,
+                                       state.starts, profile))
     return record
 
 
@@ -407,7 +408,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         if len(bets) > MAX_SERVED:
             raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(bets)}")
         names = [bet.name for bet in bets]
-        return JSONResponse(staking.position(shoe, bets, sessions.decisions_from(settings, rules), request.staking(None), names))
+        return JSONResponse(staking.position(shoe, bets, sessions.decisions_from(settings, rules), request.staking(None), names).to_dict())
 
     @app.post("/api/v1/deal")
     def deal_route(request: DealRequest) -> JSONResponse:
@@ -526,7 +527,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         prints it (and `chosen`: which bets, and why). Nothing is stored."""
         loaded, analysis = current(session)
         given = tables.table_staking(loaded.table.settings, request.staking(request.bets))
-        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given))
+        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given).record)
 
     @app.put("/api/v1/sessions/{session}/sizing")
     def set_sizing(session: Id, request: StakeRequest, if_match: IfMatch = None, key: Key = None) -> Response:

@@ -16,6 +16,7 @@ from typing import Any
 from ..bets.profiles import TableProfile
 from ..engine.analysis import Analysis
 from ..studies.roads import roads
+from ..studies.sizing import Sizing
 from .sessions import Replay, Table
 from .staking import expected_value, kelly_growth
 
@@ -51,27 +52,27 @@ def stake_record(name: str, amount: Fraction | None, analysis: Analysis, rebate:
             "expected_value": str(expected_value(bet, rebate)), "house_edge": str(bet.house_edge)}
 
 
-def banner(record: dict[str, Any], analysis: Analysis | None, starts: Sequence[int], profile: TableProfile | None) -> dict[str, Any]:
-    """The banner of a session's state ``record`` (with its ``what_to_bet``), the analysis of its next
-    coup, its coups' starts (:attr:`Replay.starts`) and its table."""
+def banner(record: dict[str, Any], analysis: Analysis | None, sizing: Sizing | None, starts: Sequence[int],
+           profile: TableProfile | None) -> dict[str, Any]:
+    """The banner of a session's state ``record``, the analysis of its next coup, its position (the
+    sizing of ``what_to_bet``, None: none), its coups' starts (:attr:`Replay.starts`) and its table."""
     chip = None if profile is None else profile.chip
     rebate = Fraction(0) if profile is None else profile.rebate_share
     ended, last = shoe_end(record, starts)
     basis = "bankroll" if record["sizing"] else "none" if profile is None else "minimum"
     shown: dict[str, Any] = {"action": "wait", "stakes": [], "basis": basis,
                              "chip": None if chip is None else str(chip), "last_coup": last, "why": ""}
-    sizing = record["what_to_bet"]
     if ended or analysis is None:
         reason = record["analysis_refused"] or "the cut card is out and the shoe's last coup has been dealt"
         return {**shown, "action": "ended", "why": f"the shoe has ended ({reason}): no advice; start a new shoe"}
     if record["sizing"]:
         if sizing is None:
             return {**shown, "why": f"no stake: {record['what_to_bet_refused']}"}
-        stakes = [(name, Fraction(stake["amount"])) for name, stake in sizing["stakes"].items() if Fraction(stake["amount"]) > 0]
-        if not sizing["bet"] or not stakes:
+        stakes = [(stake.bet, stake.amount) for stake in sizing.stakes if stake.amount > 0]
+        if not stakes:
             return {**shown, "why": "no stake grows the bankroll on the next coup"}
         return {**shown, "action": "bet", "stakes": [stake_record(name, amount, analysis, rebate, chip) for name, amount in stakes],
-                "why": f"{'full' if sizing['kelly_fraction'] == '1' else sizing['kelly_fraction']} Kelly on a bankroll of {sizing['bankroll']}"
+                "why": f"{'full' if sizing.kelly == 1 else sizing.kelly} Kelly on a bankroll of {sizing.bankroll}"
                        + (f", in whole chips of {chip} within the table's limits" if chip else "")}
     positive = [result.bet.name for result in analysis.bets if expected_value(result, rebate) > 0]
     if not positive:

@@ -21,7 +21,7 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.analysis import Analysis, BetAnalysis
 from ..errors import InputError
-from ..studies.sizing import MAIN, Limits, per_bet, size
+from ..studies.sizing import MAIN, Limits, Sizing, per_bet, size
 from .recent import Recent
 
 MAX_SERVED = 4
@@ -143,21 +143,30 @@ def chosen(bets: Sequence[Bet], analysis: Analysis, staking: Staking, most: int 
     return [by_name[name] for name in taken + added], why
 
 
-def position(shoe: Shoe, bets: Sequence[Bet], decisions: Decisions, staking: Staking, names: Sequence[str]) -> dict[str, Any]:
-    """The sizing of ``bets`` on the next coup of ``shoe``, as ``size --format json`` prints it;
-    the limits may name any of the table's bets ``names`` (and are checked against all of them)."""
+def position(shoe: Shoe, bets: Sequence[Bet], decisions: Decisions, staking: Staking, names: Sequence[str]) -> Sizing:
+    """The sizing of ``bets`` on the next coup of ``shoe`` (its ``to_dict()``: as ``size --format json``
+    prints it); the limits may name any of the table's bets ``names`` (and are checked against all of them)."""
     limits = staking.limits(names)
     kelly = parse_exact(staking.kelly, "kelly")
     bankroll = parse_exact(staking.bankroll, "bankroll")
-    return size(shoe, list(bets), bankroll, limits, kelly, staking.rebate_share, decisions, table=names).to_dict()
+    return size(shoe, list(bets), bankroll, limits, kelly, staking.rebate_share, decisions, table=names)
+
+
+@dataclass(frozen=True)
+class Position:
+    """What to bet now in a session: the sizing (exact, for the banner) and, for the JSON edge, its
+    record with the bets ``chosen`` and why (made once)."""
+
+    sizing: Sizing
+    record: dict[str, Any]
 
 
 POSITIONS_KEPT = 64
-POSITIONS: "Recent[tuple[object, ...], dict[str, Any]]" = Recent(POSITIONS_KEPT)
+POSITIONS: "Recent[tuple[object, ...], Position]" = Recent(POSITIONS_KEPT)
 
 
 def session_position(key: object, left: Shoe, bets: Sequence[Bet], decisions: Decisions,
-                     analysis: Analysis, staking: Staking, most: int = MAX_SERVED) -> dict[str, Any]:
+                     analysis: Analysis, staking: Staking, most: int = MAX_SERVED) -> Position:
     """What to bet now in a session (its shoe left ``left``): the sizing, with the bets ``chosen``
     (at most ``most`` positive ones) and why (kept for a few shoes, by ``key`` the session's settings)."""
     cache = (key, left, staking, most)
@@ -165,6 +174,5 @@ def session_position(key: object, left: Shoe, bets: Sequence[Bet], decisions: De
     if kept is not None:
         return kept
     sized, why = chosen(bets, analysis, staking, most)
-    record = position(left.checked(), sized, decisions, staking, [bet.name for bet in bets])
-    record["chosen"] = why
-    return POSITIONS.put(cache, record)
+    sizing = position(left.checked(), sized, decisions, staking, [bet.name for bet in bets])
+    return POSITIONS.put(cache, Position(sizing, {**sizing.to_dict(), "chosen": why}))
