@@ -25,11 +25,11 @@ from starlette.exceptions import HTTPException
 from starlette.routing import Match
 
 from .. import __version__
-from ..bets.bets import Bet, available_bets
+from ..bets.bets import available_bets
 from ..core.cards import Card, parse_cards
-from ..core.coup import play_coup
+from ..core.coup import Coup, play_coup
 from ..core.numbers import parse_exact, shown
-from ..core.policy import Decisions, pure_policies, resolve
+from ..core.policy import pure_policies, resolve
 from ..core.rules import PRESETS, rules_text
 from ..engine.analysis import analyze
 from ..errors import InputError
@@ -289,20 +289,17 @@ def forget_sizing(table: sessions.Table, events: list[sessions.Event], state: se
     return sessions.Change(sets_sizing=True, sizing=None)
 
 
-def deal_data(cards: Sequence[Card], bets: Sequence[Bet], decisions: Decisions, stake: Fraction) -> dict[str, Any]:
+def deal_data(cards: Sequence[Card], coup: Coup, settlements: Sequence[tuple[str, Fraction]], stake: Fraction) -> dict[str, Any]:
     """A coup dealt (the route ``/deal``) as data: its hands, totals and winner, the tableau's steps,
-    and, when the coup is settled, each bet's settlement of ``stake`` (exact amounts as text)."""
-    coup = play_coup(cards, decisions)
-    settlements = None
-    if coup.complete:
-        columns = coup_features(coup, decisions)
-        settlements = [{"bet": bet.name, "stake": str(stake), "net": str(net), "amount": str(stake * net),
-                        "result": "push" if net == 0 else "wins" if net > 0 else "loses"}
-                       for bet, net in ((bet, settle(bet, columns)) for bet in bets)]
+    and, when the coup is settled, each bet's settlement (``settlements``: its net win per unit) of
+    ``stake`` (exact amounts as text)."""
     return {"coup": {"cards": [str(card) for card in cards], "seats": dict(zip(sessions.seats(coup), map(str, cards))),
                      "player": [str(card) for card in coup.player], "banker": [str(card) for card in coup.banker],
                      "player_total": coup.player_total, "banker_total": coup.banker_total, "complete": coup.complete, "winner": coup.winner},
-            "steps": list(coup.steps), "settlements": settlements}
+            "steps": list(coup.steps),
+            "settlements": [{"bet": name, "stake": str(stake), "net": str(net), "amount": str(stake * net),
+                             "result": "push" if net == 0 else "wins" if net > 0 else "loses"} for name, net in settlements]
+            if coup.complete else None}
 
 
 def repeated(store: Store, session: str, outcome: Repeated) -> Response:
@@ -426,7 +423,10 @@ def create_app(db: str, token: str | None = None) -> Any:
         decisions = sessions.decisions_from(settings, rules)
         bets, _ = sessions.bets_from(settings, rules, True)
         report = deal_report(cards, shoe, bets, decisions, Fraction(stake), request.given)
-        return JSONResponse({"report": report, **deal_data(cards, bets, decisions, Fraction(stake))})
+        coup = play_coup(cards, decisions)
+        columns = coup_features(coup, decisions) if coup.complete else None
+        settlements = [] if columns is None else [(bet.name, settle(bet, columns)) for bet in bets]
+        return JSONResponse({"report": report, **deal_data(cards, coup, settlements, Fraction(stake))})
 
     Id = Annotated[str, Path(max_length=64, description="The session's id")]
     IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(
