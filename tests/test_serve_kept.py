@@ -6,13 +6,14 @@ first one's changes; two sessions fed at once answer what they answer one after 
 import threading
 
 import pytest
+from fastapi.responses import JSONResponse
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from exact_odds.core.coup import play_coup
 from exact_odds.errors import InputError
 from exact_odds.serve import sessions
-from exact_odds.serve.app import forget_sizing, keep_sizing, state_record
+from exact_odds.serve.app import forget_sizing, keep_sizing, state_body, state_record
 from exact_odds.serve.sessions import Event, Settings, coup_in_progress, replay, shoe_left
 from exact_odds.serve.staking import Staking
 from exact_odds.serve.store import Loaded, Store
@@ -89,6 +90,7 @@ def check_kept(path: str, kept: Loaded) -> None:
     for name in expected:
         assert answer[name] == expected[name], name
     assert answer.keys() == expected.keys()
+    assert state_body(answer, state) == JSONResponse(expected).body  # byte for byte, the coups and roads encoded once
 
 
 @pytest.mark.parametrize("table", range(len(SHOES)))

@@ -7,6 +7,7 @@ file: bets and rules files are given as text. Answers are JSON responses built d
 own encoder, walking a whole analysis, would cost more than computing it).
 """
 
+import functools
 import hmac
 import json
 import re
@@ -276,6 +277,27 @@ def state_record(loaded: Loaded) -> dict[str, Any]:
     return record
 
 
+JSON_TEXT = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+"""JSON text as :class:`JSONResponse` writes it."""
+ENCODED_ONCE = ("coups", "roads")
+"""The parts of a state whose JSON text is kept from one card to the next (they change when a coup closes)."""
+
+
+def state_body(record: dict[str, Any], state: sessions.Replay) -> bytes:
+    """``record``, the state's JSON record, as :class:`JSONResponse` writes it, byte for byte; the
+    parts that grow through a shoe but change only when a coup closes encoded once for the state
+    (the time of an answer stays flat through the shoe)."""
+    marked = dict(record)
+    for name in ENCODED_ONCE:
+        if name not in state.encoded:
+            state.encoded[name] = JSON_TEXT(record[name])
+        marked[name] = f"\0{name}\0"
+    text = JSON_TEXT(marked)
+    for name in ENCODED_ONCE:  # the key and the marker: found only where the part goes (text never holds an unescaped quote)
+        text = text.replace(f'"{name}":{JSON_TEXT(marked[name])}', f'"{name}":{state.encoded[name]}', 1)
+    return text.encode("utf-8")
+
+
 def keep_sizing(given: Staking) -> sessions.Edit:
     """Keep ``given`` with a session, after sizing its next coup with them (refused: not kept)."""
     def edit(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
@@ -435,8 +457,9 @@ def create_app(db: str, token: str | None = None) -> Any:
     Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200, description=(
         "A key of your own for this change (e.g. a UUID): sent again, the change is not made again, and its first answer is given."))]
 
-    def answer(loaded: Loaded, status: int = 200) -> JSONResponse:
-        return JSONResponse(state_record(loaded), status, headers={"ETag": etag(loaded.version)})
+    def answer(loaded: Loaded, status: int = 200) -> Response:
+        body = state_body(state_record(loaded), loaded.state)
+        return Response(body, status, headers={"ETag": etag(loaded.version)}, media_type="application/json")
 
     def write(session: str, edit: sessions.Edit, if_match: str | None, key: str | None, request: str) -> Response:
         """Make a change, as :meth:`Store.change` does: the session's state after it (with its ETag), or the first answer to its key."""
@@ -462,7 +485,7 @@ def create_app(db: str, token: str | None = None) -> Any:
     events.add_routes(app, store)
 
     @app.post("/api/v1/sessions", status_code=201)
-    def create_session(request: SessionRequest) -> JSONResponse:
+    def create_session(request: SessionRequest) -> Response:
         """A new session: the shoe, rules and bets to track, or a table (`table`, `table_toml`) that sets them; its state (its id first)."""
         profile = tables.profile_given(request.table, request.table_toml)
         if profile is None:
@@ -473,7 +496,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         return answer(store.load(store.create(settings)), 201)
 
     @app.get("/api/v1/sessions/{session}")
-    def read_session(session: Id) -> JSONResponse:
+    def read_session(session: Id) -> Response:
         """A session's state: the cards seen, the shoe left, the coup in progress, the coups, every bet's exact EV on the next coup.
         Its `ETag` header (and `version`) name this state, for the `If-Match` of a change."""
         return answer(store.load(session))

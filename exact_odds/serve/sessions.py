@@ -236,6 +236,9 @@ class Replay:
     """The coup in progress, once dealt (:func:`coup_in_progress`)."""
     roads: dict[str, Any] | None = field(default=None, compare=False)
     """The current shoe's roads, once drawn (see :mod:`.banner`)."""
+    encoded: dict[str, str] = field(default_factory=dict, compare=False)
+    """The JSON text of the parts of the state that change only when a coup closes (the coups and
+    the roads), once encoded (see :func:`.app.state_body`)."""
 
     def copy(self) -> "Replay":
         """A copy to advance (a state once answered is never changed: requests may read it at once)."""
@@ -285,7 +288,7 @@ def advance(table: Table, state: Replay, event: Event) -> Replay:
         closed = ClosedCoup(state.shoe_number, len(state.records) + 1, event.seq, settled(table.decisions, tuple(state.pending)))
         state.coups.append(closed)
         state.records.append(coup_record(closed, table))
-        state.pending, state.pending_events, state.progress, state.roads = [], [], None, None
+        state.pending, state.pending_events, state.progress, state.roads, state.encoded = [], [], None, None, {}
     return state
 
 
