@@ -7,8 +7,15 @@
    from its end, each card one POST .../cards; milliseconds to the answer over HTTP and on the
    server's side (its Server-Timing header), p50 and p95 after the first 10 cards, for every catalog
    bet by rank, every catalog bet with suits, and the 3 main bets (target: 20 ms p95 warm).
-3. A bounded load: 20 sessions entering 200 cards each at once (every catalog bet by rank): errors,
-   p50 and p99 (--quick: 5 sessions of 50 cards).
+   Beside it, the server's time per card after 300 cards over its time at the start (p50 of 40 cards
+   each, every catalog bet by rank): two sessions of the same shoe, one at its start and one 300 cards
+   in, fed a card in turn, so that the machine's load weighs on both alike (target: within 1.2x).
+3. Two sessions fed at once against the same two one after the other (each 150 cards, every catalog
+   bet by rank, shoes of their own so that no answer is cached): wall time of each and their ratio
+   (target on 2 cores: at once at least 1.6x as fast); beside it, the yardstick, the same ratio for
+   two CPU-bound processes run just before (what the cores free at the time allow).
+4. A bounded load: 20 sessions entering 200 cards each at once (every catalog bet by rank): errors,
+   p50 and p99 (--quick: 5 sessions of 50 cards; 3. with 40 cards).
 The server listens on 127.0.0.1 only and is stopped at the end; its database is a temporary file.
 """
 
@@ -53,7 +60,11 @@ def quantile(values: list[float], share: float) -> float:
 def deal_shoe(client: Client, settings: dict, cards: list[str]) -> tuple[list[float], list[float], int]:
     """Enter ``cards`` into a new session, closing each coup the tableau settles: (HTTP ms, server ms, errors)."""
     status, state = client.call("POST", "/api/v1/sessions", settings)
-    session = state["id"]
+    return feed(client, state["id"], cards)
+
+
+def feed(client: Client, session: str, cards: list[str]) -> tuple[list[float], list[float], int]:
+    """Enter ``cards`` into ``session``, closing each coup the tableau settles: (HTTP ms, server ms, errors)."""
     http_ms, server_ms, errors = [], [], 0
     for card in cards:
         started = time.perf_counter()
@@ -65,6 +76,65 @@ def deal_shoe(client: Client, settings: dict, cards: list[str]) -> tuple[list[fl
         elif state["coup_in_progress"]["complete"]:
             client.call("POST", f"/api/v1/sessions/{session}/coups")
     return http_ms, server_ms, errors
+
+
+def median(values: list[float]) -> float:
+    return quantile(values, .5)
+
+
+def drift(port: int, cards: list[str]) -> None:
+    """The server's time per card 300 cards into a shoe over its time at the start, two sessions fed in turn."""
+    settings = {"decks": 8, "burn": "none", "bets": "all"}
+    late, early = Client(port), Client(port)
+    late_session = late.call("POST", "/api/v1/sessions", settings)[1]["id"]
+    feed(late, late_session, cards[:300])
+    early_session = early.call("POST", "/api/v1/sessions", settings)[1]["id"]
+    late_ms: list[float] = []
+    early_ms: list[float] = []
+    for place in range(50):
+        early_ms += feed(early, early_session, cards[place:place + 1])[1]
+        late_ms += feed(late, late_session, cards[300 + place:301 + place])[1]
+    start, after = median(early_ms[10:]), median(late_ms[10:])
+    print(f"   server time per card after 300 cards {after:.1f} ms, at the start {start:.1f} ms (fed in turn): {after / start:.2f}x (target <= 1.2x)")
+
+
+def cores_free() -> float:
+    """How much faster two CPU-bound processes run at once than one after the other, now."""
+    work = [sys.executable, "-c", "sum(i * i for i in range(3_000_000))"]
+    begun = time.perf_counter()
+    for _ in range(2):
+        subprocess.run(work, check=True)
+    apart = time.perf_counter() - begun
+    begun = time.perf_counter()
+    for process in [subprocess.Popen(work) for _ in range(2)]:
+        process.wait()
+    return apart / (time.perf_counter() - begun)
+
+
+def two_sessions(port: int, count: int) -> None:
+    """Two sessions one after the other, then two others at once: wall seconds of each, and the ratio."""
+    def shoe(seed: int) -> list[str]:
+        cards = list("A23456789TJQK") * 32
+        random.Random(seed).shuffle(cards)
+        return cards[:count]
+
+    def feed(seed: int) -> None:
+        deal_shoe(Client(port), {"decks": 8, "bets": "all", "burn": "none"}, shoe(seed))
+
+    yardstick = cores_free()
+    begun = time.perf_counter()
+    for seed in (101, 102):
+        feed(seed)
+    apart = time.perf_counter() - begun
+    begun = time.perf_counter()
+    workers = [threading.Thread(target=feed, args=(seed,)) for seed in (103, 104)]
+    for worker in workers:
+        worker.start()
+    for worker in workers:
+        worker.join()
+    together = time.perf_counter() - begun
+    print(f"3. two sessions x {count} cards: one after the other {apart:.2f} s, at once {together:.2f} s: "
+          f"{apart / together:.2f}x as fast at once (target >= 1.6x on 2 cores); two CPU-bound processes at once: {yardstick:.2f}x")
 
 
 def main() -> None:
@@ -95,6 +165,9 @@ def main() -> None:
             warm, inside = http_ms[10:], server_ms[10:]
             print(f"2. {label}: {len(cards)} cards, {errors} errors; over HTTP p50 {quantile(warm, .5):.1f} ms, p95 {quantile(warm, .95):.1f} ms; "
                   f"server side p50 {quantile(inside, .5):.1f} ms, p95 {quantile(inside, .95):.1f} ms")
+            if label == "every catalog bet, by rank" and not quick:
+                drift(port, ranks)
+        two_sessions(port, 40 if quick else 150)
         sessions, count = (5, 50) if quick else (20, 200)
         times: list[float] = []
         failures = [0]
@@ -114,7 +187,7 @@ def main() -> None:
             worker.start()
         for worker in workers:
             worker.join()
-        print(f"3. {sessions} sessions x {count} cards at once: {len(times)} answers, {failures[0]} errors in {time.perf_counter() - begun:.1f} s; "
+        print(f"4. {sessions} sessions x {count} cards at once: {len(times)} answers, {failures[0]} errors in {time.perf_counter() - begun:.1f} s; "
               f"p50 {quantile(times, .5):.1f} ms, p99 {quantile(times, .99):.1f} ms")
     finally:
         server.terminate()

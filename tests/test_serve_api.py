@@ -120,6 +120,25 @@ def test_the_analysis_and_deal_routes_equal_the_cli(client, run):
     assert response.status_code == 200 and code == 0 and response.json()["report"] == out
 
 
+def test_the_deal_route_answers_the_coup_as_data(client):
+    """3H 2S 8D KC QH 6S: player 3 8 = 1 draws Q (1), banker 2 K = 2 draws 6 (8): banker wins 8 to 1,
+    worked by hand; a stake of 200 wins 190 on banker (5% commission) and loses 200 elsewhere."""
+    response = client.post("/api/v1/deal", json={"cards": "3H 2S 8D KC QH 6S", "stake": "200", "bets": "banker,player,tie,player_pair"})
+    data = response.json()
+    assert response.status_code == 200 and data["coup"] == {
+        "cards": ["3H", "2S", "8D", "KC", "QH", "6S"],
+        "seats": {"player_1": "3H", "banker_1": "2S", "player_2": "8D", "banker_2": "KC", "player_3": "QH", "banker_3": "6S"},
+        "player": ["3H", "8D", "QH"], "banker": ["2S", "KC", "6S"], "player_total": 1, "banker_total": 8, "complete": True, "winner": "banker"}
+    assert data["steps"] and all(step in data["report"] for step in data["steps"])
+    assert data["settlements"] == [
+        {"bet": "banker", "stake": "200", "net": "19/20", "amount": "190", "result": "wins"},
+        {"bet": "player", "stake": "200", "net": "-1", "amount": "-200", "result": "loses"},
+        {"bet": "tie", "stake": "200", "net": "-1", "amount": "-200", "result": "loses"},
+        {"bet": "player_pair", "stake": "200", "net": "-1", "amount": "-200", "result": "loses"}]
+    midway = client.post("/api/v1/deal", json={"cards": "3H 2S 8D", "bets": "banker"}).json()
+    assert (midway["coup"]["complete"], midway["coup"]["cards"], midway["settlements"]) == (False, ["3H", "2S", "8D"], None)
+
+
 def test_the_tableau_refuses_a_coup_it_could_not_deal(client):
     session = start(client, burn="none")
     for card in "3H 2S 8D KC QH".split():

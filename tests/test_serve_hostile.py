@@ -79,7 +79,9 @@ def test_the_stateless_routes_are_strict_too(client, run):
         422, {"error": 'unit: Value error, must be an exact number, a JSON integer or text such as "2.5" or "1/2", not false'})
     response = client.post("/api/v1/deal", json={"cards": "9S 5D 9H 2C", "stake": 200, "bets": "banker,player"})  # an exact integer stake
     code, out, err = run("deal", "9S", "5D", "9H", "2C", "--stake", "200", "--bets", "banker,player")
-    assert (response.status_code, response.json(), code) == (200, {"report": out}, 0)
+    answer = response.json()
+    assert (response.status_code, answer["report"], code) == (200, out, 0)
+    assert [(line["bet"], line["stake"], line["amount"]) for line in answer["settlements"]] == [("banker", "200", "-200"), ("player", "200", "200")]
 
 
 # --- 2. one account of the physical cards: dealt and burned, seen or face down ----------------------------------------

@@ -7,11 +7,13 @@ file: bets and rules files are given as text. Answers are JSON responses built d
 own encoder, walking a whole analysis, would cost more than computing it).
 """
 
+import functools
 import hmac
 import json
 import re
 import time
-from collections.abc import Awaitable, Callable, MutableMapping
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from fractions import Fraction
 from importlib import resources
 from typing import Annotated, Any, Literal
 from urllib.parse import parse_qs
@@ -25,6 +27,8 @@ from starlette.routing import Match
 
 from .. import __version__
 from ..bets.bets import available_bets
+from ..core.cards import Card
+from ..core.coup import Coup
 from ..core.numbers import shown
 from ..core.policy import pure_policies, resolve
 from ..core.rules import PRESETS
@@ -247,8 +251,9 @@ KEY = re.compile(r"[!-~]{1,200}")
 """An Idempotency-Key: visible ASCII characters."""
 
 
-def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: Any, given: Staking, most: int = MAX_SERVED) -> dict[str, Any]:
-    return staking.session_position(table.settings, table.start, state.seen, table.bets, table.decisions, analysis, given, most)
+def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: sessions.NextCoup, given: Staking, most: int = MAX_SERVED) -> staking.Position:
+    left = sessions.shoe_left(table, state)
+    return staking.session_position(table.settings, left, table.bets, table.decisions, analysis.analysis, given, most)
 
 
 RECENT = 16
@@ -258,21 +263,43 @@ RECENT = 16
 def state_record(loaded: Loaded) -> dict[str, Any]:
     """A session's state as JSON: :func:`sessions.session_state`, its version, and what to bet now (with a bankroll kept)."""
     table, state, sizing = loaded.table, loaded.state, loaded.sizing
-    record = sessions.session_state(loaded.session, table, state)
+    record, analysis = sessions.session_state(loaded.session, table, state)
     position, refused = None, None
-    if sizing is not None and record["analysis"] is None:
+    if sizing is not None and analysis is None:
         refused = f"no analysis of the next coup: {record['analysis_refused']}"
-    elif sizing is not None:
+    elif sizing is not None and analysis is not None:
         try:
-            position = what_to_bet(table, state, record["analysis"], Staking(**sizing), staking.PER_CARD)
+            position = what_to_bet(table, state, analysis, Staking(**sizing), staking.PER_CARD)
         except InputError as error:
             refused = str(error)
-    record.update(version=loaded.version, sizing=sizing, what_to_bet=position, what_to_bet_refused=refused)
+    record.update(version=loaded.version, sizing=sizing, what_to_bet=None if position is None else position.record, what_to_bet_refused=refused)
     profile = tables.profile_of(table.settings)
     record.update(table=None if profile is None else profile.to_dict(), roads=banner.shoe_roads(table, state),
                   recent_entries=[{"kind": event.kind, "card": event.card, "hidden": event.hidden} for event in loaded.events[-RECENT:]],
-                  banner=banner.banner(record, loaded.events, profile))
+                  banner=banner.banner(record, None if analysis is None else analysis.analysis, None if position is None else position.sizing,
+                                       state.starts, profile))
     return record
+
+
+JSON_TEXT = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+"""JSON text as :class:`JSONResponse` writes it."""
+ENCODED_ONCE = ("coups", "roads")
+"""The parts of a state whose JSON text is kept from one card to the next (they change when a coup closes)."""
+
+
+def state_body(record: dict[str, Any], state: sessions.Replay) -> bytes:
+    """``record``, the state's JSON record, as :class:`JSONResponse` writes it, byte for byte; the
+    parts that grow through a shoe but change only when a coup closes encoded once for the state
+    (the time of an answer stays flat through the shoe)."""
+    marked = dict(record)
+    for name in ENCODED_ONCE:
+        if name not in state.encoded:
+            state.encoded[name] = JSON_TEXT(record[name])
+        marked[name] = f"\0{name}\0"
+    text = JSON_TEXT(marked)
+    for name in ENCODED_ONCE:  # the key and the marker: found only where the part goes (text never holds an unescaped quote)
+        text = text.replace(f'"{name}":{JSON_TEXT(marked[name])}', f'"{name}":{state.encoded[name]}', 1)
+    return text.encode("utf-8")
 
 
 def keep_sizing(given: Staking) -> sessions.Edit:
@@ -286,6 +313,19 @@ def keep_sizing(given: Staking) -> sessions.Edit:
 
 def forget_sizing(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
     return sessions.Change(sets_sizing=True, sizing=None)
+
+
+def deal_data(cards: Sequence[Card], coup: Coup, settlements: Sequence[tuple[str, Fraction]], stake: Fraction) -> dict[str, Any]:
+    """A coup dealt (the route ``/deal``) as data: its hands, totals and winner, the tableau's steps,
+    and, when the coup is settled, each bet's settlement (``settlements``: its net win per unit) of
+    ``stake`` (exact amounts as text)."""
+    return {"coup": {"cards": [str(card) for card in cards], "seats": dict(zip(sessions.seats(coup), map(str, cards))),
+                     "player": [str(card) for card in coup.player], "banker": [str(card) for card in coup.banker],
+                     "player_total": coup.player_total, "banker_total": coup.banker_total, "complete": coup.complete, "winner": coup.winner},
+            "steps": list(coup.steps),
+            "settlements": [{"bet": name, "stake": str(stake), "net": str(net), "amount": str(stake * net),
+                             "result": "push" if net == 0 else "wins" if net > 0 else "loses"} for name, net in settlements]
+            if coup.complete else None}
 
 
 def repeated(store: Store, session: str, outcome: Repeated) -> Response:
@@ -310,7 +350,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         return JSONResponse({"error": str(error)}, status_of(error))
 
     @app.exception_handler(Stale)
-    def stale(request: Request, error: Stale) -> JSONResponse:  # not async: the state's analysis takes a lock
+    def stale(request: Request, error: Stale) -> JSONResponse:  # not async: the state's analysis computes
         return JSONResponse({"error": str(error), "state": state_record(error.loaded)}, 409, headers={"ETag": etag(error.loaded.version)})
 
     @app.exception_handler(RequestValidationError)
@@ -372,12 +412,13 @@ def create_app(db: str, token: str | None = None) -> Any:
         rules = setup.rule_set
         bets, notes = setup.chosen_bets(shoe.knows_suits)
         unordered = request.unordered or ""
-        with sessions.ANALYSIS_LOCK:
-            if rules.option_points() and not setup.policy.strip() and request.given is None:
-                analyses = [analyze(shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
-                return JSONResponse(json.loads(render(choices_document(analyses, notes, False), "json")))
-            decisions = setup.fixed_decisions(sessions.NOT_SERVED)
-            return JSONResponse(analyze(shoe, bets, decisions, given=request.given, unordered=unordered).to_dict(notes))
+        if rules.option_points() and not setup.policy.strip() and request.given is None:
+            analyses = [analyze(shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
+            data = choices_document(analyses, notes, False).data
+            assert data is not None  # a document of choices always carries its record
+            return JSONResponse(data.record)
+        decisions = setup.fixed_decisions(sessions.NOT_SERVED)
+        return JSONResponse(analyze(shoe, bets, decisions, given=request.given, unordered=unordered).to_dict(notes))
 
     @app.post("/api/v1/size")
     def size_route(request: SizeRequest) -> JSONResponse:
@@ -389,17 +430,18 @@ def create_app(db: str, token: str | None = None) -> Any:
         if len(bets) > MAX_SERVED:
             raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(bets)}")
         names = [bet.name for bet in bets]
-        return JSONResponse(staking.position(shoe, bets, setup.fixed_decisions(sessions.NOT_SERVED), request.staking(None), names))
+        return JSONResponse(staking.position(shoe, bets, setup.fixed_decisions(sessions.NOT_SERVED), request.staking(None), names).to_dict())
 
     @app.post("/api/v1/deal")
     def deal_route(request: DealRequest) -> JSONResponse:
-        """One coup from cards in shoe order, as `baccarat-odds deal` reports it (or the odds mid-coup)."""
+        """One coup from cards in shoe order: `report`, what `baccarat-odds deal` prints (or the odds mid-coup); `coup` (hands, seats,
+        totals, winner), the tableau's `steps`, and once it is settled each bet's `settlements` of the stake (exact amounts as text)."""
         setup = request.settings().setup()
         dealing = deal_command.DealRequest(setup=setup, cards=request.cards, stake=request.stake, given=request.given)
         setup.fixed_decisions(sessions.NOT_SERVED)  # optimal, solved for a shoe, is not served
-        with sessions.ANALYSIS_LOCK:
-            dealt = deal_command.run(dealing)
-        return JSONResponse({"report": render(deal_command.document(dealt, dealing.amount), "text")})
+        dealt = deal_command.run(dealing)
+        return JSONResponse({"report": render(deal_command.document(dealt, dealing.amount), "text"),
+                             **deal_data(dealt.cards, dealt.coup, dealt.settlements, dealing.amount)})
 
     Id = Annotated[str, Path(max_length=64, description="The session's id")]
     IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(
@@ -408,25 +450,27 @@ def create_app(db: str, token: str | None = None) -> Any:
     Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200, description=(
         "A key of your own for this change (e.g. a UUID): sent again, the change is not made again, and its first answer is given."))]
 
-    def answer(loaded: Loaded, status: int = 200) -> JSONResponse:
-        return JSONResponse(state_record(loaded), status, headers={"ETag": etag(loaded.version)})
+    def answer(loaded: Loaded, status: int = 200) -> Response:
+        body = state_body(state_record(loaded), loaded.state)
+        return Response(body, status, headers={"ETag": etag(loaded.version)}, media_type="application/json")
 
     def write(session: str, edit: sessions.Edit, if_match: str | None, key: str | None, request: str) -> Response:
         """Make a change, as :meth:`Store.change` does: the session's state after it (with its ETag), or the first answer to its key."""
         if key is not None and not KEY.fullmatch(key):
             raise InputError(f"Idempotency-Key must be 1 to 200 visible ASCII characters (e.g. a UUID), not {shown(key)}")
-        outcome = store.change(session, edit, Precondition(if_match, key, request))
-        if isinstance(outcome, Repeated):
-            return repeated(store, session, outcome)
-        response = answer(outcome)
-        if key is not None:
-            store.keep_answer(session, key, bytes(response.body))
-        return response
+        with store.session_lock(session):
+            outcome = store.change(session, edit, Precondition(if_match, key, request))
+            if isinstance(outcome, Repeated):
+                return repeated(store, session, outcome)
+            response = answer(outcome)
+            if key is not None:
+                store.keep_answer(session, key, bytes(response.body))
+            return response
 
     def body(request: BaseModel) -> str:
         return request.model_dump_json(exclude_defaults=True)
 
-    def current(session: str) -> tuple[Loaded, dict[str, object]]:
+    def current(session: str) -> tuple[Loaded, sessions.NextCoup]:
         """A session as stored, and the analysis of its next coup."""
         loaded = store.load(session)
         return loaded, sessions.analysis_of(loaded.table, loaded.state)
@@ -434,7 +478,7 @@ def create_app(db: str, token: str | None = None) -> Any:
     events.add_routes(app, store)
 
     @app.post("/api/v1/sessions", status_code=201)
-    def create_session(request: SessionRequest) -> JSONResponse:
+    def create_session(request: SessionRequest) -> Response:
         """A new session: the shoe, rules and bets to track, or a table (`table`, `table_toml`) that sets them; its state (its id first)."""
         profile = tables.profile_given(request.table, request.table_toml)
         if profile is None:
@@ -445,7 +489,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         return answer(store.load(store.create(settings)), 201)
 
     @app.get("/api/v1/sessions/{session}")
-    def read_session(session: Id) -> JSONResponse:
+    def read_session(session: Id) -> Response:
         """A session's state: the cards seen, the shoe left, the coup in progress, the coups, every bet's exact EV on the next coup.
         Its `ETag` header (and `version`) name this state, for the `If-Match` of a change."""
         return answer(store.load(session))
@@ -499,7 +543,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         prints it (and `chosen`: which bets, and why). Nothing is stored."""
         loaded, analysis = current(session)
         given = tables.table_staking(loaded.table.settings, request.staking(request.bets))
-        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given))
+        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given).record)
 
     @app.put("/api/v1/sessions/{session}/sizing")
     def set_sizing(session: Id, request: StakeRequest, if_match: IfMatch = None, key: Key = None) -> Response:

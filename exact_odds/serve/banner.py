@@ -14,80 +14,70 @@ from fractions import Fraction
 from typing import Any
 
 from ..bets.profiles import TableProfile
+from ..engine.analysis import Analysis
 from ..studies.roads import roads
-from .sessions import Event, Replay, Table
+from ..studies.sizing import Sizing
+from .sessions import Replay, Table
 from .staking import expected_value, kelly_growth
 
 
 def shoe_roads(table: Table, state: Replay, shoe: int | None = None) -> dict[str, Any]:
-    """The roads (bead plate, big road, derived roads) of shoe ``shoe``'s coups (default: the current shoe)."""
+    """The roads (bead plate, big road, derived roads) of shoe ``shoe``'s coups (default: the current
+    shoe's, drawn once for each coup closed)."""
+    if shoe is None and state.roads is not None:
+        return state.roads
     number = state.shoe_number if shoe is None else shoe
-    return roads([closed.coup for closed in state.coups if closed.shoe == number], rules=table.decisions.rules).to_dict()
+    drawn = roads([closed.coup for closed in state.coups if closed.shoe == number], rules=table.decisions.rules).to_dict()
+    if shoe is None:
+        state.roads = drawn
+    return drawn
 
 
-def coup_starts(events: Sequence[Event]) -> list[int]:
-    """The cards out of the current shoe (dealt and burned, seen or not) when each of its coups,
-    closed or in progress, started."""
-    starts: list[int] = []
-    out, started = 0, False
-    for event in events:
-        if event.kind == "shoe":
-            starts, out, started = [], 0, False
-        elif event.kind == "card":
-            if not started:
-                starts.append(out)
-                started = True
-            out += 1
-        elif event.kind == "burn":
-            out += event.hidden + (event.card is not None)
-        elif event.kind == "coup":
-            started = False
-    return starts
-
-
-def shoe_end(record: dict[str, Any], events: Sequence[Event]) -> tuple[bool, bool]:
-    """(ended, last): whether the shoe has ended, and whether the next coup is its last."""
+def shoe_end(record: dict[str, Any], starts: Sequence[int]) -> tuple[bool, bool]:
+    """(ended, last): whether the shoe has ended, and whether the next coup is its last (``starts``:
+    the cards out when each coup of the shoe started, :attr:`Replay.starts`)."""
     if record["analysis"] is None:
         return True, False
     cut = record["cut_card"]
     if cut is None:
         return False, False
-    ended = any(start >= cut["at"] for start in coup_starts(events))
+    ended = any(start >= cut["at"] for start in starts)
     return ended, cut["reached"] and not ended
 
 
-def stake_record(name: str, amount: Fraction | None, analysis: dict[str, Any], rebate: Fraction, chip: Fraction | None) -> dict[str, Any]:
-    bet = analysis["bets"][name]
+def stake_record(name: str, amount: Fraction | None, analysis: Analysis, rebate: Fraction, chip: Fraction | None) -> dict[str, Any]:
+    bet = analysis[name]
     chips = None if amount is None or chip is None or (amount / chip).denominator != 1 else int(amount / chip)
     return {"bet": name, "amount": None if amount is None else str(amount), "chips": chips,
-            "expected_value": str(expected_value(bet, rebate)), "house_edge": bet["house_edge"]}
+            "expected_value": str(expected_value(bet, rebate)), "house_edge": str(bet.house_edge)}
 
 
-def banner(record: dict[str, Any], events: Sequence[Event], profile: TableProfile | None) -> dict[str, Any]:
-    """The banner of a session's state ``record`` (with its ``what_to_bet``), its log ``events`` and its table."""
+def banner(record: dict[str, Any], analysis: Analysis | None, sizing: Sizing | None, starts: Sequence[int],
+           profile: TableProfile | None) -> dict[str, Any]:
+    """The banner of a session's state ``record``, the analysis of its next coup, its position (the
+    sizing of ``what_to_bet``, None: none), its coups' starts (:attr:`Replay.starts`) and its table."""
     chip = None if profile is None else profile.chip
     rebate = Fraction(0) if profile is None else profile.rebate_share
-    ended, last = shoe_end(record, events)
+    ended, last = shoe_end(record, starts)
     basis = "bankroll" if record["sizing"] else "none" if profile is None else "minimum"
     shown: dict[str, Any] = {"action": "wait", "stakes": [], "basis": basis,
                              "chip": None if chip is None else str(chip), "last_coup": last, "why": ""}
-    analysis, sizing = record["analysis"], record["what_to_bet"]
-    if ended:
+    if ended or analysis is None:
         reason = record["analysis_refused"] or "the cut card is out and the shoe's last coup has been dealt"
         return {**shown, "action": "ended", "why": f"the shoe has ended ({reason}): no advice; start a new shoe"}
     if record["sizing"]:
         if sizing is None:
             return {**shown, "why": f"no stake: {record['what_to_bet_refused']}"}
-        stakes = [(name, Fraction(stake["amount"])) for name, stake in sizing["stakes"].items() if Fraction(stake["amount"]) > 0]
-        if not sizing["bet"] or not stakes:
+        stakes = [(stake.bet, stake.amount) for stake in sizing.stakes if stake.amount > 0]
+        if not stakes:
             return {**shown, "why": "no stake grows the bankroll on the next coup"}
         return {**shown, "action": "bet", "stakes": [stake_record(name, amount, analysis, rebate, chip) for name, amount in stakes],
-                "why": f"{'full' if sizing['kelly_fraction'] == '1' else sizing['kelly_fraction']} Kelly on a bankroll of {sizing['bankroll']}"
+                "why": f"{'full' if sizing.kelly == 1 else sizing.kelly} Kelly on a bankroll of {sizing.bankroll}"
                        + (f", in whole chips of {chip} within the table's limits" if chip else "")}
-    positive = [name for name in analysis["bets"] if expected_value(analysis["bets"][name], rebate) > 0]
+    positive = [result.bet.name for result in analysis.bets if expected_value(result, rebate) > 0]
     if not positive:
         return {**shown, "why": "no bet of the table has a positive expectation on the next coup"}
-    best = max(positive, key=lambda name: kelly_growth(analysis["bets"][name], rebate))
+    best = max(positive, key=lambda name: kelly_growth(analysis[name], rebate))
     minimum = None if profile is None else profile.minimum.get(best, profile.chip)
     return {**shown, "action": "bet", "stakes": [stake_record(best, minimum, analysis, rebate, chip)],
             "why": "the positive bet whose Kelly stake grows a bankroll most, at the table's minimum: give a bankroll for the Kelly stake"

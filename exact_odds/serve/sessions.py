@@ -9,6 +9,11 @@ against one account of the physical cards, dealt and burned, seen or face down. 
 the starting shoe less the cards seen; a card burned face down stays in it, unknown, which keeps
 every probability exact over what was seen.
 
+A session's state (:class:`Replay`) is derived from its log once and then advanced by each new entry
+(:func:`advance`): the shoe left is computed once per entry (from the last one's), the coup in progress
+dealt once, the analysis of the next coup made once per shoe left (:func:`analysis_of`). The log stays
+the truth: :func:`replay` rebuilds the same state from it.
+
 >>> table = table_of(Settings(decks=1))
 >>> state = replay(table, [Event(1, "card", "9S", 0, ""), Event(2, "card", "5D", 0, "")])
 >>> [str(card) for card in state.pending], shoe_left(table, state).size
@@ -17,11 +22,8 @@ every probability exact over what was seen.
 
 import csv
 import io
-import threading
-from collections import OrderedDict
 from collections.abc import Callable, Sequence
-from dataclasses import asdict, dataclass, field
-from fractions import Fraction
+from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal, get_args
 
@@ -32,9 +34,10 @@ from ..core.coup import Coup, play_coup
 from ..core.numbers import shown
 from ..core.policy import Decisions
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
-from ..engine.analysis import analyze
+from ..engine.analysis import Analysis, analyze
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
+from .recent import Recent
 
 MAX_SHOE_CARDS = 5_200
 """A session's shoe holds at most this many cards (100 decks)."""
@@ -153,7 +156,8 @@ class ClosedCoup:
 
 @dataclass
 class Replay:
-    """A session's state after its log: the current shoe's cards, and every coup closed."""
+    """A session's state after its log: the current shoe's cards, and every coup closed (with, not
+    compared, what is derived from them once: the shoe left, the coup in progress dealt, the roads)."""
 
     shoe_number: int = 1
     seen: list[Card] = field(default_factory=list)
@@ -166,6 +170,24 @@ class Replay:
     burns: int = 0
     coups: list[ClosedCoup] = field(default_factory=list)
     events: int = 0
+    starts: list[int] = field(default_factory=list)
+    """The current shoe's cards out (dealt and burned, seen or not) when each of its coups started."""
+    records: list[dict[str, Any]] = field(default_factory=list)
+    """The current shoe's coups closed, as JSON (:func:`coup_record`)."""
+    left: Shoe | None = field(default=None, compare=False)
+    """The shoe left, once computed (:func:`shoe_left`)."""
+    progress: Coup | None = field(default=None, compare=False)
+    """The coup in progress, once dealt (:func:`coup_in_progress`)."""
+    roads: dict[str, Any] | None = field(default=None, compare=False)
+    """The current shoe's roads, once drawn (see :mod:`.banner`)."""
+    encoded: dict[str, str] = field(default_factory=dict, compare=False)
+    """The JSON text of the parts of the state that change only when a coup closes (the coups and
+    the roads), once encoded (see :func:`.app.state_body`)."""
+
+    def copy(self) -> "Replay":
+        """A copy to advance (a state once answered is never changed: requests may read it at once)."""
+        return replace(self, seen=list(self.seen), pending=list(self.pending), pending_events=list(self.pending_events),
+                       burned=list(self.burned), coups=list(self.coups), starts=list(self.starts), records=list(self.records))
 
     @property
     def out(self) -> int:
@@ -186,26 +208,39 @@ def settled(decisions: Decisions, cards: tuple[Card, ...]) -> Coup:
 
 
 def advance(table: Table, state: Replay, event: Event) -> Replay:
-    """The state after one more event (checked when it was added): ``state`` itself, changed, or a new shoe's."""
+    """The state after one more event (checked when it was added): ``state`` itself, changed, or a new
+    shoe's. What was derived once is carried on: the shoe left one card less, the roads until a coup closes."""
     state.events += 1
     if event.kind == "shoe":
         return Replay(state.shoe_number + 1, coups=state.coups, events=state.events)
     card = logged_card(event.card) if event.card is not None else None
-    if event.kind == "card" and card is not None:
+    if card is not None:
+        state.left = None if state.left is None else less(table, state.left, card, state.seen)
         state.seen.append(card)
+    if event.kind == "card" and card is not None:
+        if not state.pending:
+            state.starts.append(state.out - 1)
         state.pending.append(card)
         state.pending_events.append(event.seq)
+        state.progress = None
     elif event.kind == "burn":
         state.burns += 1
         state.hidden += event.hidden
         if card is not None:
-            state.seen.append(card)
             state.burned.append(card)
     elif event.kind == "coup":
-        number = 1 + sum(1 for closed in state.coups if closed.shoe == state.shoe_number)
-        state.coups.append(ClosedCoup(state.shoe_number, number, event.seq, settled(table.decisions, tuple(state.pending))))
-        state.pending, state.pending_events = [], []
+        closed = ClosedCoup(state.shoe_number, len(state.records) + 1, event.seq, settled(table.decisions, tuple(state.pending)))
+        state.coups.append(closed)
+        state.records.append(coup_record(closed, table))
+        state.pending, state.pending_events, state.progress, state.roads, state.encoded = [], [], None, None, {}
     return state
+
+
+def less(table: Table, left: Shoe, card: Card, seen: Sequence[Card]) -> Shoe:
+    """The shoe ``left`` after ``seen`` less one more ``card``: what ``table.start.remove([*seen, card])``
+    is, its description included (``START less CARD CARD ...``), from one card's removal."""
+    before = left.description if seen else f"{table.start.description} less"
+    return replace(left.remove([card]), description=f"{before} {card}")
 
 
 def replay(table: Table, events: Sequence[Event]) -> Replay:
@@ -217,8 +252,18 @@ def replay(table: Table, events: Sequence[Event]) -> Replay:
 
 
 def shoe_left(table: Table, state: Replay) -> Shoe:
-    """The starting shoe less every card seen in the current shoe (the cards burned face down are not known, and stay)."""
-    return table.start.remove(state.seen)
+    """The starting shoe less every card seen in the current shoe (the cards burned face down are not
+    known, and stay): computed once for a state."""
+    if state.left is None:
+        state.left = table.start.remove(state.seen)
+    return state.left
+
+
+def coup_in_progress(table: Table, state: Replay) -> Coup:
+    """The cards dealt since the last coup closed, dealt by the tableau: once for a state."""
+    if state.progress is None:
+        state.progress = play_coup(state.pending, table.decisions)
+    return state.progress
 
 
 def entered(text: str, table: Table) -> Card:
@@ -280,7 +325,7 @@ def check_card(table: Table, state: Replay, card: Card) -> None:
         shoe.remove([card])
     except InputError as error:
         raise Refused(str(error)) from None
-    coup = play_coup(state.pending, table.decisions)
+    coup = coup_in_progress(table, state)
     if coup.complete:
         raise Refused(f"the coup in progress is settled after {coup.cards_used} cards ({coup_words(coup)}): close it before the next card")
     try:
@@ -293,7 +338,7 @@ def check_close(table: Table, state: Replay) -> None:
     """Refuse to close a coup that the tableau could not have dealt from the cards since the last one."""
     if not state.pending:
         raise Refused("no card has been dealt since the last coup: there is no coup to close")
-    coup = play_coup(state.pending, table.decisions)
+    coup = coup_in_progress(table, state)
     if not coup.complete:
         cards = " ".join(map(str, state.pending))
         rule = f" ({coup.steps[-1]})" if coup.cards_used >= 4 and coup.steps else ""
@@ -354,34 +399,39 @@ def coup_record(closed: ClosedCoup, table: Table, results: bool = False) -> dict
     return record
 
 
-ANALYSES: "OrderedDict[tuple[Settings, tuple[str, ...]], dict[str, object]]" = OrderedDict()
+@dataclass(frozen=True)
+class NextCoup:
+    """The analysis of a session's next coup: exact (Fractions, for staking and the banner) and, for
+    the JSON edge, its record (made once)."""
+
+    analysis: Analysis
+    record: dict[str, object]
+
+
 ANALYSES_KEPT = 64
-ANALYSIS_LOCK = threading.Lock()
+ANALYSES: "Recent[tuple[Settings, Shoe], NextCoup]" = Recent(ANALYSES_KEPT)
+"""The analyses of the latest shoes left, by settings and shoe left (two sessions, or an undo and the card again, share them)."""
 
 
-def analysis_of(table: Table, state: Replay) -> dict[str, object]:
+def analysis_of(table: Table, state: Replay) -> NextCoup:
     """The analysis of the next coup from the shoe left: exactly ``baccarat-odds --format json``
     for the same shoe (``--remove`` the cards seen), rules, policy and bets (kept for a few shoes);
     refused when fewer cards are physically left than a coup may take."""
     left = cards_in_shoe(table, state)
     if left < CARDS_PER_COUP and state.hidden:
         raise InputError(f"the shoe has {left} cards left ({out_of(table, state)}); a coup needs a shoe of at least {CARDS_PER_COUP}")
-    seen = state.seen
-    key = (table.settings, tuple(map(str, seen)))
-    with ANALYSIS_LOCK:
-        if key in ANALYSES:
-            ANALYSES.move_to_end(key)
-            return ANALYSES[key]
-        shoe = table.start.remove(seen).checked()
-        result = analyze(shoe, list(table.bets), table.decisions).to_dict(table.notes)
-        ANALYSES[key] = result
-        if len(ANALYSES) > ANALYSES_KEPT:
-            ANALYSES.popitem(last=False)
-        return result
+    shoe = shoe_left(table, state)
+    key = (table.settings, shoe)
+    kept = ANALYSES.get(key)
+    if kept is not None:
+        return kept
+    analysis = analyze(shoe.checked(), list(table.bets), table.decisions)
+    return ANALYSES.put(key, NextCoup(analysis, analysis.to_dict(table.notes)))
 
 
-def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
-    """What a session shows: the shoe left, the coup in progress, the coups, the analysis of the next coup."""
+def session_state(session: str, table: Table, state: Replay) -> tuple[dict[str, Any], NextCoup | None]:
+    """What a session shows (the shoe left, the coup in progress, the coups, the analysis of the next
+    coup), and that analysis in Fractions (None: refused, as the record says)."""
     shoe = shoe_left(table, state)
     settings = table.settings
     dealt = state.out
@@ -389,13 +439,12 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
     if settings.cut_card is not None:
         at = table.start.size - settings.cut_card
         cut = {"cards_behind": settings.cut_card, "at": at, "cards_to_cut": max(0, at - dealt), "reached": dealt >= at}
-    progress = play_coup(state.pending, table.decisions) if state.pending else None
+    progress = coup_in_progress(table, state) if state.pending else None
     try:
-        analysis: dict[str, object] | None = analysis_of(table, state)
+        analysis: NextCoup | None = analysis_of(table, state)
         refused = None
     except InputError as error:
         analysis, refused = None, str(error)
-    bets: Any = analysis["bets"] if analysis else {}
     return {
         "id": session,
         "settings": settings.to_dict(),
@@ -426,12 +475,12 @@ def session_state(session: str, table: Table, state: Replay) -> dict[str, Any]:
             "player_total": progress.player_total, "banker_total": progress.banker_total,
             "complete": progress.complete, "winner": progress.winner, "steps": list(progress.steps),
         },
-        "coups": [coup_record(closed, table) for closed in state.coups if closed.shoe == state.shoe_number],
+        "coups": list(state.records),
         "coups_in_all_shoes": len(state.coups),
-        "analysis": analysis,
+        "analysis": None if analysis is None else analysis.record,
         "analysis_refused": refused,
-        "positive": [name for name, record in bets.items() if Fraction(record["expected_value"]) > 0],
-    }
+        "positive": [] if analysis is None else [result.bet.name for result in analysis.analysis.bets if result.expected_value > 0],
+    }, analysis
 
 
 @dataclass(frozen=True)
@@ -493,8 +542,7 @@ def put_back(text: str) -> Edit:
         if len(cards) != 1:
             raise InputError(f"give one card, such as 9, T or 9h, not {shown(text)}")
         seq = put_back_event(state, cards[0])
-        rest = [event for event in events if event.seq != seq]
-        later = replay(table, rest)
+        later = replay(table, [event for event in events if event.seq != seq])
         try:
             coup = play_coup(later.pending, table.decisions)
         except InputError as error:
@@ -511,7 +559,7 @@ def correct(seat: str, text: str) -> Edit:
     a later card to another seat, or leave more cards than the coup takes."""
     def edit(table: Table, events: list[Event], state: Replay) -> Change:
         card = entered(text, table)
-        before = seats(play_coup(state.pending, table.decisions))
+        before = seats(coup_in_progress(table, state))
         if seat not in before:
             dealt = ", ".join(f"{name} {dealt}" for name, dealt in zip(before, state.pending)) or "none"
             raise Refused(f"the coup in progress has no card at {seat} (its cards: {dealt}): only those can be corrected "

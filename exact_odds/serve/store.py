@@ -6,6 +6,11 @@ moment loses no card it answered. (With synchronous NORMAL the commit is in the 
 hands before the answer, which a killed process cannot undo; a power cut may lose the last commits,
 which synchronous FULL, an fsync on every card, would keep at some milliseconds a card.)
 
+Each session's state is kept in memory once derived from its log (:class:`Loaded`), and advanced by
+each change; the version in SQLite says whether it is still the session's (another server on the
+same file may have changed it: then the log is read and replayed again), so the log stays the truth
+and a server started again rebuilds every state from it.
+
 Every change adds one to the session's version, its ``ETag``. A change may name the version it was
 made on (``If-Match``): made on another, it is refused (:class:`Stale`) and changes nothing. A change
 may carry a key (``Idempotency-Key``): its outcome is kept with the key, in the same transaction,
@@ -27,6 +32,7 @@ from typing import Any
 from ..core.numbers import shown
 from ..errors import InputError
 from ..commands.setup import TooLarge
+from .recent import Recent
 from .sessions import ANALYSES_KEPT, Change, Edit, Event, NotFound, Refused, Replay, Settings, Table, advance, replay, status_of, table_of
 
 MAX_SESSIONS = 10_000
@@ -37,6 +43,12 @@ MAX_KEYS = 5 * MAX_EVENTS
 """A session keeps at most this many request keys (each is kept for good: never applied twice)."""
 ANSWERS_KEPT = 64
 """The first answers kept whole, for the latest keys of a session (the older keys keep their outcome)."""
+SESSIONS_KEPT = 256
+"""The sessions whose state is kept in memory (the latest used; the others are replayed from their log when used)."""
+LOCKS = 64
+"""The locks the sessions' changes are spread over (see :meth:`Store.session_lock`)."""
+EARLIER_KEPT = 16
+"""The states before a session's latest entries kept with it (an undo of the last entry goes back to the one before)."""
 
 
 def now() -> str:
@@ -59,6 +71,8 @@ class Loaded:
     version: int
     sizing: dict[str, Any] | None
     state: Replay
+    earlier: tuple[Replay, ...] = ()
+    """The states before the latest entries, the last one's last (at most :data:`EARLIER_KEPT`)."""
 
 
 @dataclass(frozen=True)
@@ -107,6 +121,8 @@ class Store:
         self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
         self.lock, self.tables_lock = threading.Lock(), threading.Lock()
         self.tables: "OrderedDict[Settings, Table]" = OrderedDict()
+        self.kept: Recent[str, Loaded] = Recent(SESSIONS_KEPT)
+        self.locks = tuple(threading.Lock() for _ in range(LOCKS))
         with self.lock:
             self.connection.execute("PRAGMA journal_mode=WAL")
             self.connection.execute("PRAGMA synchronous=NORMAL")
@@ -160,15 +176,26 @@ class Store:
             connection.execute("INSERT INTO sessions (id, created, settings) VALUES (?, ?, ?)", (session, now(), json.dumps(settings.to_dict())))
         return session
 
+    def session_lock(self, session: str) -> threading.Lock:
+        """The lock of a session's changes and their answers: one session's one at a time, other
+        sessions' at once (one of :data:`LOCKS` locks, by the session's id: two sessions share one
+        seldom, and a request for an id never made keeps nothing)."""
+        return self.locks[zlib.crc32(session.encode("utf-8", "replace")) % LOCKS]
+
     def _load(self, connection: sqlite3.Connection, session: str) -> Loaded:
+        """The session's state kept, if it is at the stored version; else its log read and replayed."""
         row = connection.execute("SELECT created, settings, version FROM sessions WHERE id = ?", (session,)).fetchone()
         if row is None:
             raise NotFound(f"no session {shown(session)} (create one with POST /api/v1/sessions)")
+        kept = self.kept.get(session)
+        if kept is not None and kept.version == row[2]:
+            return kept
         events = [Event(*entry) for entry in connection.execute(
             "SELECT seq, kind, card, hidden, at FROM events WHERE session = ? ORDER BY seq", (session,))]
         sizing = connection.execute("SELECT settings FROM sizing WHERE session = ?", (session,)).fetchone()
         table = self.table(Settings(**json.loads(row[1])))
-        return Loaded(session, row[0], table, events, row[2], None if sizing is None else dict(json.loads(sizing[0])), replay(table, events))
+        loaded = Loaded(session, row[0], table, events, row[2], None if sizing is None else dict(json.loads(sizing[0])), replay(table, events))
+        return self.kept.put(session, loaded)
 
     def load(self, session: str) -> Loaded:
         """A session as stored, its log replayed."""
@@ -204,19 +231,29 @@ class Store:
                     self._keep(connection, session, precondition, 200, None)
         if refusal is not None:
             raise refusal  # the refusal is kept with its key
-        return self._after(loaded, change, log)
+        after = self._after(loaded, change, log)
+        with self.lock:  # kept unless a later change's state already is (a state older than the stored version is replaced when used)
+            kept = self.kept.get(session)
+            if kept is None or kept.version < after.version:
+                self.kept.put(session, after)
+        return after
 
     @staticmethod
     def _after(loaded: Loaded, change: Change, log: list[Event]) -> Loaded:
-        """The session after ``change``: its log replayed where entries went or changed, else the new entries added to its state."""
-        state = loaded.state
-        if change.deleted or change.replaced:
-            state = replay(loaded.table, log)
+        """The session after ``change``: the new entries added to its state; after an undo of its last
+        entry, the state before it; else (entries deleted or corrected) its log replayed."""
+        state, earlier = loaded.state, loaded.earlier
+        last_taken_back = bool(change.deleted) and change.deleted == (loaded.events[-1].seq,) and not change.replaced and not change.added
+        if last_taken_back and earlier:
+            state, earlier = earlier[-1], earlier[:-1]
+        elif change.deleted or change.replaced:
+            state, earlier = replay(loaded.table, log), ()
         else:
             for event in log[len(loaded.events):]:
-                state = advance(loaded.table, state, event)
+                earlier = (*earlier, state)[-EARLIER_KEPT:]
+                state = advance(loaded.table, state.copy(), event)
         sizing = change.sizing if change.sets_sizing else loaded.sizing
-        return Loaded(loaded.session, loaded.created, loaded.table, log, loaded.version + 1, sizing, state)
+        return Loaded(loaded.session, loaded.created, loaded.table, log, loaded.version + 1, sizing, state, earlier)
 
     def _write(self, connection: sqlite3.Connection, loaded: Loaded, change: Change) -> list[Event]:
         """Write ``change`` to the session's log (and sizing): the new log."""
@@ -234,6 +271,8 @@ class Store:
             connection.execute("DELETE FROM sizing WHERE session = ?", (session,))
             if change.sizing is not None:
                 connection.execute("INSERT INTO sizing VALUES (?, ?)", (session, json.dumps(change.sizing)))
+        if not change.deleted and not replaced:
+            return events + new
         kept = [Event(event.seq, event.kind, replaced.get(event.seq, event.card), event.hidden, event.at)
                 for event in events if event.seq not in change.deleted]
         return kept + new
@@ -287,3 +326,4 @@ class Store:
             for table in ("requests", "sizing", "events"):
                 connection.execute(f"DELETE FROM {table} WHERE session = ?", (session,))
             connection.execute("DELETE FROM sessions WHERE id = ?", (session,))
+        self.kept.pop(session)
