@@ -7,8 +7,8 @@ request's fields of the same names (texts, within the served limits). A refusal 
 (``parameter``), which the CLI spells as its flag.
 
 >>> setup = Setup(decks=1, commission="4", bets="banker")
->>> setup.rule_set.commission, [bet.name for bet in setup.chosen_bets(True)[0]]
-(Fraction(1, 25), ['banker'])
+>>> setup.rule_set.commission, [bet.name for bet in setup.chosen_bets(True)[0]]  # the commission in percent
+(Fraction(4, 1), ['banker'])
 >>> Setup(tie_pays="0")
 Traceback (most recent call last):
 ...
@@ -112,9 +112,13 @@ class Setup:
     def _tie_pays(self) -> Fraction | None:
         if self.tie_pays is None:
             return None
-        pay = parse_pays(self.tie_pays).net
+        refusal = InputError(f"tie_pays must be a positive pay such as 8 or 9, not {shown(self.tie_pays)}", parameter="tie_pays")
+        try:
+            pay = parse_pays(self.tie_pays).net
+        except InputError:  # "0" is no pay a row of a bet may have either: the same refusal
+            raise refusal from None
         if pay <= 0:
-            raise InputError(f"tie_pays must be a positive pay such as 8 or 9, not {shown(self.tie_pays)}", parameter="tie_pays")
+            raise refusal
         return pay
 
     def _own_bets(self) -> dict[str, Bet] | None:

@@ -14,6 +14,7 @@ import os
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction  # noqa: F401 (the doctests read it)
 from typing import Any
 
 from .. import __version__

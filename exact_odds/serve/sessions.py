@@ -310,6 +310,8 @@ def seats(coup: Coup) -> list[str]:
     """The seat of each card of ``coup`` in shoe order: the first four alternate, the player's third
     card comes before the banker's.
 
+    >>> from exact_odds.core.policy import resolve
+    >>> from exact_odds.core.rules import PRESETS
     >>> seats(play_coup(parse_cards("2 3 K 4 7"), resolve(PRESETS["punto_banco"])))
     ['player_1', 'banker_1', 'player_2', 'banker_2', 'player_3']
     """

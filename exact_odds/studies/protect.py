@@ -46,7 +46,7 @@ from ..core.features import (
     representatives,
     shoe_counts,
 )
-from ..core.numbers import shown
+from ..core.numbers import percent, shown  # noqa: F401 (percent: the module doctest)
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
 from ..core.shoe import Shoe, as_shoe
