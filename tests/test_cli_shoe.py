@@ -274,8 +274,11 @@ def test_shoes_refused_in_one_line(run, args, message):
     assert refusal(run, *args) == message
 
 
-def test_a_scheduler_that_does_not_answer_is_refused(run):
+def test_a_scheduler_that_does_not_answer_is_refused(run, monkeypatch):
     import socket
+
+    monkeypatch.setattr("exact_odds.studies.parallel.CONNECT_SECONDS", 1)  # nothing listens: no need to wait dask's 5 s
+    monkeypatch.setattr("exact_odds.studies.parallel.ANSWER_SECONDS", 2)
 
     with socket.socket() as closed:
         closed.bind(("127.0.0.1", 0))

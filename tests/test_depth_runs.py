@@ -121,8 +121,10 @@ def test_settings_refused(fields: dict[str, object], parameter: str, message: st
     assert refused.value.parameter == parameter and "\n" not in str(refused.value)
 
 
-def test_scheduler_that_does_not_answer_is_refused_before_any_work(tmp_path: Path) -> None:
+def test_scheduler_that_does_not_answer_is_refused_before_any_work(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     pytest.importorskip("distributed")
+    monkeypatch.setattr("exact_odds.studies.parallel.CONNECT_SECONDS", 1)  # nothing listens: no need to wait dask's 5 s
+    monkeypatch.setattr("exact_odds.studies.parallel.ANSWER_SECONDS", 2)
     with pytest.raises(InputError, match=r"scheduler: no dask scheduler answers at tcp://127.0.0.1:9 \(") as refused:
         run_depth(SETTINGS, scheduler="tcp://127.0.0.1:9", resume=tmp_path / "run")
     assert refused.value.parameter == "scheduler" and saved(tmp_path / "run") == []
