@@ -10,8 +10,7 @@ from ..core.numbers import fixed
 from ..core.rules import DRAW, PUNTO_BANCO, STAND
 from ..errors import InputError
 from ..games.chemin import Key, Solution, Uniqueness, game_rules, key_text, solve
-from ..games.faces import Face
-from ..games.linalg import Optimum
+from ..games.faces import face_record
 from ..output.blocks import Block, Comment, Data, Document, Exact, Items, Paragraph, Strong, Table, table
 from ..output.render import render
 from ..records import versioned
@@ -121,24 +120,6 @@ def alternatives_text(solution: Solution) -> list[str]:
     return lines + ([f"and {more} more (in the JSON record)"] if more > 0 else [])
 
 
-def _face_record(face: Face) -> dict[str, object]:
-    """A side's face as its certificate: the conditions, and each free coordinate's least and greatest
-    value with their proofs (the point that attains it, the multipliers that bound it: one per row of
-    the conditions, an equality giving its <= row then its >= row, then one per coordinate's z <= 1)."""
-    def proof(found: Optimum) -> dict[str, object]:
-        return {"point": [str(value) for value in found.point], "multipliers": [str(value) for value in found.multipliers]}
-
-    return {
-        "coordinates": list(face.coordinates),
-        "point": [str(value) for value in face.point],
-        "conditions": [{"source": condition.source, "coefficients": [str(a) for a in condition.coefficients],
-                        "constant": str(condition.constant), "sense": condition.sense} for condition in face.conditions],
-        "extent": [{"coordinate": bound.coordinate, "low": str(bound.low), "high": str(bound.high),
-                    "low_proof": proof(bound.low_proof), "high_proof": proof(bound.high_proof)} for bound in face.bounds],
-        "unique": face.unique,
-    }
-
-
 def uniqueness_record(uniqueness: Uniqueness) -> dict[str, object]:
     """Which side's strategy is unique, how it was decided, the faces as certificates and the alternatives."""
     return {
@@ -146,8 +127,8 @@ def uniqueness_record(uniqueness: Uniqueness) -> dict[str, object]:
         "banker": uniqueness.banker,
         "decided_by": uniqueness.summary(),
         "equilibria_found": uniqueness.equilibria,
-        "player_face": _face_record(uniqueness.player_face),
-        "banker_face": _face_record(uniqueness.banker_face),
+        "player_face": face_record(uniqueness.player_face, proof_points=True),
+        "banker_face": face_record(uniqueness.banker_face, proof_points=True),
         "alternatives": [{"side": alternative.side, "values": {name: str(value) for name, value in alternative.values},
                           "player_payoff": str(alternative.player_payoff), "banker_payoff": str(alternative.banker_payoff)}
                          for alternative in uniqueness.alternatives],

@@ -19,7 +19,7 @@ from ..errors import InputError
 from ..records import versioned
 from .banque import Cooperative, banque_game, cooperative, with_stake
 from .banque_nash import Exact, NashSearch, nash
-from .faces import Face
+from .faces import face_record
 
 DEFAULT_DECKS: dict[str, int | str] = {"banque_ethier_lee": "inf", "banque": 6}
 """The shoe each preset is solved from by default: the paper's with replacement; six decks, as
@@ -57,7 +57,7 @@ class BanqueSolution:
                 "banker": {name: str(draw) for name, draw in zip(self.cells, solved.banker)},
                 "certificate": {"team_guarantees": number(solved.certificate.team_guarantees),
                                 "banker_holds": number(solved.certificate.banker_holds), "holds": solved.certificate.holds},
-                "team_face": face_record(solved.team_face),
+                "team_face": face_record(solved.team_face, proof_points=False),
                 "independent_cooperative_equilibrium": solved.independent,
             },
         }
@@ -84,20 +84,6 @@ class BanqueSolution:
 def number(value: Exact) -> dict[str, object]:
     """An exact number as its exact text and, beside it, its decimal (for display)."""
     return {"exact": str(value), "decimal": float(value)}
-
-
-def face_record(face: Face) -> dict[str, object]:
-    """A face's certificate: its conditions and each coordinate's extent with the proofs."""
-    return {
-        "coordinates": list(face.coordinates),
-        "point": [str(value) for value in face.point],
-        "conditions": [{"source": condition.source, "coefficients": [str(a) for a in condition.coefficients],
-                        "constant": str(condition.constant), "sense": condition.sense} for condition in face.conditions],
-        "extent": [{"coordinate": bound.coordinate, "low": str(bound.low), "high": str(bound.high),
-                    "low_multipliers": [str(value) for value in bound.low_proof.multipliers],
-                    "high_multipliers": [str(value) for value in bound.high_proof.multipliers]} for bound in face.bounds],
-        "unique": face.unique,
-    }
 
 
 def solve_banque(*, rules: BanqueRules | str = "banque_ethier_lee", shoe: Shoe | int | str | None = None,

@@ -80,6 +80,28 @@ class Face:
         return all(bound.low == bound.high for bound in self.bounds)
 
 
+def face_record(face: Face, *, proof_points: bool) -> dict[str, object]:
+    """A face as its certificate: the conditions, and each free coordinate's least and greatest value
+    with their proofs: the multipliers that bound it (one per row of the conditions, an equality
+    giving its <= row then its >= row, then one per coordinate's z <= 1) and, with ``proof_points``,
+    the point that attains it."""
+    def proof(found: Optimum, side: str) -> dict[str, object]:
+        multipliers = [str(value) for value in found.multipliers]
+        if proof_points:
+            return {f"{side}_proof": {"point": [str(value) for value in found.point], "multipliers": multipliers}}
+        return {f"{side}_multipliers": multipliers}
+
+    return {
+        "coordinates": list(face.coordinates),
+        "point": [str(value) for value in face.point],
+        "conditions": [{"source": condition.source, "coefficients": [str(a) for a in condition.coefficients],
+                        "constant": str(condition.constant), "sense": condition.sense} for condition in face.conditions],
+        "extent": [{"coordinate": bound.coordinate, "low": str(bound.low), "high": str(bound.high),
+                    **proof(bound.low_proof, "low"), **proof(bound.high_proof, "high")} for bound in face.bounds],
+        "unique": face.unique,
+    }
+
+
 def lp_rows(conditions: Sequence[Condition], size: int) -> tuple[list[list[Fraction]], list[Fraction]]:
     """The conditions, then ``z_j <= 1`` for each coordinate, as ``rows . z <= bounds`` (with z >= 0)."""
     rows: list[list[Fraction]] = []
