@@ -16,15 +16,14 @@ piece, so it finds every equilibrium: isolated ones exactly (rationals, or numbe
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cmp_to_key
 from itertools import combinations, product
-from math import floor
 
 from ..errors import InputError
-from .banque import BanqueGame, Cooperative, Poly, at, banker_gain, cooperative, corners as banque_corners
+from .banque import BanqueGame, Cooperative, banker_gain, cooperative
 from .banque_table import NATURAL
+from .bilinear import Poly, _crossings, _curve, _enclose, _exact_sorted, _sign, at, between, corners as banque_corners
 from .linalg import optimum
-from .surd import Surd, compare, roots
+from .surd import Surd, roots
 
 Exact = Fraction | Surd
 
@@ -69,20 +68,6 @@ class NashSearch:
     @property
     def exhaustive(self) -> bool:
         return not self.unresolved
-
-
-def between(low: Exact, high: Exact) -> Fraction:
-    """A rational strictly between two exact numbers (low < high)."""
-    scale = 2
-    while True:
-        candidate = Fraction(floor(low * scale) + 1, scale)
-        if candidate < high:
-            return candidate
-        scale *= 2
-
-
-def _sign(value: Exact) -> int:
-    return value.sign() if isinstance(value, Surd) else (value > 0) - (value < 0)
 
 
 class _Main:
@@ -264,13 +249,6 @@ def _feasible_rational(conditions: list[tuple[Fraction, list[Fraction], str]], s
             assert extreme is not None
             unique = unique and extreme.value == sign * found.point[j]
     return list(found.point), unique
-
-
-def _curve(gain: Poly) -> tuple[Callable[[Exact], Exact] | None, Poly]:
-    """The indifference curve z = h(x) of a bilinear gain (None when it is a vertical line)."""
-    if gain[2] == 0 and gain[3] == 0:
-        return None, gain
-    return (lambda x: -(gain[0] + gain[1] * x) / (gain[2] + gain[3] * x)), gain
 
 
 def nash(game: BanqueGame, subgames: Cooperative | None = None) -> NashSearch:
@@ -560,42 +538,6 @@ def _excluded_at(main: _Main, x: Exact, z: Exact) -> bool:
 
 DEPTH = 24
 """How many times an arc shared by several cells may be halved to show it holds no equilibrium."""
-
-
-def _enclose(first: Exact, second: Exact) -> tuple[Fraction, Fraction]:
-    """Rationals below and above two exact numbers (2^-60 apart from them at most)."""
-    scale = 2**60
-    low, high = (first, second) if first <= second else (second, first)
-    return Fraction(floor(low * scale), scale), Fraction(floor(high * scale) + 1, scale)
-
-
-def _crossings(first: Poly, second: Poly) -> list[tuple[Exact, Exact]]:
-    """Where two bilinear gains are both zero inside the open unit square."""
-    h, _ = _curve(first)
-    if h is None:
-        x0 = Fraction(-first[0], first[1])
-        slope, constant = second[2] + second[3] * x0, second[0] + second[1] * x0
-        return [(x0, -constant / slope)] if slope and 0 < -constant / slope < 1 and 0 < x0 < 1 else []
-    n0, n1, m0, m1 = -first[0], -first[1], first[2], first[3]
-    # second at z = (n0 + n1 x)/(m0 + m1 x), times (m0 + m1 x)
-    quadratic = (Fraction(second[1] * m1 + second[3] * n1), Fraction(second[0] * m1 + second[1] * m0 + second[2] * n1 + second[3] * n0),
-                 Fraction(second[0] * m0 + second[2] * n0))
-    found = []
-    for x in roots(*quadratic):
-        if 0 < x < 1 and m0 + m1 * x != 0:
-            z = h(x)
-            if 0 < z < 1:
-                found.append((x, z))
-    return found
-
-
-def _exact_sorted(values: Sequence[Exact]) -> list[Exact]:
-    """Sorted exactly, without repeats."""
-    ordered: list[Exact] = []
-    for value in sorted(values, key=cmp_to_key(compare)):
-        if not ordered or value != ordered[-1]:
-            ordered.append(value)
-    return ordered
 
 
 def nash_certificate(game: BanqueGame, draws: Sequence[Exact], banker: Sequence[Exact]) -> NashCertificate:
