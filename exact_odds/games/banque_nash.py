@@ -21,7 +21,7 @@ from itertools import combinations, product
 from ..errors import InputError
 from .banque import BanqueGame, Cooperative, banker_gain, cooperative
 from .banque_table import NATURAL
-from .bilinear import Poly, _crossings, _curve, _enclose, _exact_sorted, _sign, at, between, corners as banque_corners
+from .bilinear import Poly, at, between, corners, crossings, curve, enclose, exact_sorted, sign
 from .linalg import optimum
 from .surd import Surd, roots
 
@@ -80,10 +80,10 @@ class _Main:
             assert game.variables[c] == (first, second), "the main game's cells read the two main information sets"
         self.gain: dict[int, Poly] = {c: banker_gain(game.banker[c]) for c in self.cells}
         self.fixed: dict[int, int] = {c: fixed for c in self.cells if (fixed := game.fixed[c]) is not None}
-        corners = {c: banque_corners(self.gain[c]) for c in self.cells}
-        self.curves = [c for c in self.cells if c not in self.fixed and any(self.gain[c]) and min(corners[c]) <= 0 <= max(corners[c])]
+        pure = {c: corners(self.gain[c]) for c in self.cells}
+        self.curves = [c for c in self.cells if c not in self.fixed and any(self.gain[c]) and min(pure[c]) <= 0 <= max(pure[c])]
         self.always = [c for c in self.cells if c not in self.fixed and not any(self.gain[c])]
-        self.strict = {c: int(max(corners[c]) > 0) for c in self.cells if c not in self.fixed and c not in self.curves and c not in self.always}
+        self.strict = {c: int(max(pure[c]) > 0) for c in self.cells if c not in self.fixed and c not in self.curves and c not in self.always}
         groups: dict[tuple[Fraction, ...], list[int]] = {}
         for c in self.curves:
             lead = next(value for value in self.gain[c] if value)
@@ -128,11 +128,11 @@ class _Main:
         y: dict[int, Exact] = {}
         tied = list(self.always)
         for c in self.curves:
-            sign = _sign(at(self.gain[c], x, z))
-            if sign == 0:
+            side = sign(at(self.gain[c], x, z))
+            if side == 0:
                 tied.append(c)
             else:
-                y[c] = Fraction(int(sign > 0))
+                y[c] = Fraction(int(side > 0))
         return y, tied
 
 
@@ -212,7 +212,7 @@ def _corner_point(equalities: list[tuple[Exact, list[Exact]]], size: int, chosen
         point[chosen[0]], point[chosen[1]] = (-b1 * a22 + b2 * a12) / determinant, (-b2 * a11 + b1 * a21) / determinant
     if not all(0 <= value <= 1 for value in point):
         return None
-    if all(_sign(base + sum((s * v for s, v in zip(slopes, point)), Fraction(0))) == 0 for base, slopes in equalities):
+    if all(sign(base + sum((s * v for s, v in zip(slopes, point)), Fraction(0))) == 0 for base, slopes in equalities):
         return point
     return None
 
@@ -244,10 +244,10 @@ def _feasible_rational(conditions: list[tuple[Fraction, list[Fraction], str]], s
         return None, True
     unique = True
     for j in range(size):
-        for sign in (1, -1):
-            extreme = optimum([Fraction(sign * int(i == j)) for i in range(size)], rows, bounds)
+        for direction in (1, -1):
+            extreme = optimum([Fraction(direction * int(i == j)) for i in range(size)], rows, bounds)
             assert extreme is not None
-            unique = unique and extreme.value == sign * found.point[j]
+            unique = unique and extreme.value == direction * found.point[j]
     return list(found.point), unique
 
 
@@ -327,7 +327,7 @@ class _Pieces:
         curves = [group[0] for group in self.main.groups]
         for i, c in enumerate(curves):
             for d in curves[i + 1:]:
-                points += _crossings(self.main.gain[c], self.main.gain[d])
+                points += crossings(self.main.gain[c], self.main.gain[d])
         self.vertices = len(points)
         return points
 
@@ -336,7 +336,7 @@ class _Pieces:
         the banker pure, the other player's indifference fixed by the banker's strategy alone."""
         for axis in (0, 1):
             for edge in (Fraction(0), Fraction(1)):
-                stops = _exact_sorted([point[1 - axis] for point in points if point[axis] == edge] + [Fraction(0), Fraction(1)])
+                stops = exact_sorted([point[1 - axis] for point in points if point[axis] == edge] + [Fraction(0), Fraction(1)])
                 for low, high in zip(stops, stops[1:]):
                     sample = between(low, high)
                     x, z = (edge, sample) if axis == 0 else (sample, edge)
@@ -354,10 +354,10 @@ class _Pieces:
         """Each curve's open arcs between the points on it: one cell tied, both players mixing."""
         for group in self.main.groups:
             c = group[0]
-            h, gain = _curve(self.main.gain[c])
-            on = _exact_sorted([p[0] if h is not None else p[1] for p in points if _sign(at(gain, p[0], p[1])) == 0])
+            h, gain = curve(self.main.gain[c])
+            on = exact_sorted([p[0] if h is not None else p[1] for p in points if sign(at(gain, p[0], p[1])) == 0])
             poles = [Fraction(-gain[2], gain[3])] if h is not None and gain[3] and 0 < Fraction(-gain[2], gain[3]) < 1 else []
-            stops = _exact_sorted([*on, *poles, Fraction(0), Fraction(1)])
+            stops = exact_sorted([*on, *poles, Fraction(0), Fraction(1)])
             for low, high in zip(stops, stops[1:]):
                 if low == high:
                     continue
@@ -385,7 +385,7 @@ class _Pieces:
         else:
             x0 = Fraction(-gain[0], gain[1])
             xs, zs = (x0, x0), (low, high)
-        x_range, z_range = _enclose(*xs), _enclose(*zs)
+        x_range, z_range = enclose(*xs), enclose(*zs)
         fixed = {c: value for c, value in y.items() if c not in tied}
         first, second = self.main.incentives({**fixed, **{t: Fraction(0) for t in tied}}, Fraction(0), Fraction(0))
         first_1, second_1 = self.main.incentives({**fixed, **{t: Fraction(0) for t in tied}}, Fraction(1), Fraction(1))
@@ -453,7 +453,7 @@ class _Pieces:
                 events.append(Fraction(-gain[2], gain[3]))
             if gain[2] == gain[3] == 0:
                 events.append(Fraction(-gain[0], gain[1]))
-        stops = _exact_sorted([*events, Fraction(0), Fraction(1)])
+        stops = exact_sorted([*events, Fraction(0), Fraction(1)])
         for left, right in zip(stops, stops[1:]):
             if left != right:
                 self._slab(left, right)
