@@ -19,6 +19,7 @@ from types import SimpleNamespace
 import pytest
 
 from test_chemin import solve_square
+from test_chemin_uniqueness import recheck as recheck_face
 from exact_odds.core.rules import BANQUE, BANQUE_ETHIER_LEE, BanqueRules
 from exact_odds.core.shoe import Shoe
 from exact_odds.errors import InputError
@@ -368,3 +369,79 @@ def test_another_share_of_the_stakes() -> None:
     game = banque_game(found.rules, Shoe.parse(WITH_NATURALS))
     assert game.scale == 3 and game.constant[1] == -game.constant[0] - game.constant[2]  # theta and 1 - theta: zero-sum
     recheck_team(game, found.cooperative)
+
+
+def team_face_conditions(game, found) -> tuple[list[str], dict[str, tuple]]:
+    """The conditions that cut the players' optimal joint strategies (as moments: each draw, and
+    each pair's both-draw) out of the unit box, derived here from the payoffs: the bounds every joint
+    lottery keeps, the players' payoff against the banker's optimal strategy at least the value, and
+    that strategy a best reply wherever the banker's gain from drawing changes sign over the pure
+    pairs (elsewhere one choice is best against every joint strategy). A joint strategy meeting
+    them is optimal: the banker's best reply holds it to at least the value."""
+    count = len(game.infosets)
+    pairs = [(game.infosets.index(first), game.infosets.index(second)) for first, second in found.joint]
+    size = count + len(pairs)
+
+    def terms(cell: int, poly) -> list[Fraction]:
+        one, two = game.variables[cell]
+        row = [Fraction(0)] * size
+        row[one] += poly[1]
+        row[two] += poly[2]
+        if poly[3]:
+            row[count + pairs.index((one, two))] += poly[3]
+        return row
+
+    def unit(entries: dict[int, int]) -> tuple[Fraction, ...]:
+        return tuple(Fraction(entries.get(i, 0)) for i in range(size))
+
+    conditions: dict[str, tuple] = {}
+    for k, (one, two) in enumerate(pairs):
+        names = f"({game.infosets[one]}, {game.infosets[two]})"
+        both = count + k
+        conditions[f"both draw <= player 1 draws {names}"] = (unit({both: 1, one: -1}), Fraction(0), "<=")
+        conditions[f"both draw <= player 2 draws {names}"] = (unit({both: 1, two: -1}), Fraction(0), "<=")
+        conditions[f"either draws <= 1 {names}"] = (unit({one: 1, two: 1, both: -1}), Fraction(-1), "<=")
+    row, constant = [Fraction(0)] * size, Fraction(-game.constant[0])
+    for c, draw in enumerate(found.banker):
+        for choice, weight in ((0, 1 - draw), (1, draw)):
+            poly = game.banker[c][choice]
+            row = [a - weight * b for a, b in zip(row, terms(c, poly))]
+            constant -= weight * poly[0]
+    value = found.value * game.table.total * game.scale
+    conditions["the players' payoff against the banker's strategy is the value"] = (tuple(row), constant - value, ">=")
+    for c, draw in enumerate(found.banker):
+        stand, hit = game.banker[c]
+        gain = tuple(b - a for a, b in zip(stand, hit))
+        pure = [gain[0] + gain[1] * x + gain[2] * z + gain[3] * x * z for x in (0, 1) for z in (0, 1)]
+        if game.fixed[c] is None and min(pure) < 0 < max(pure):
+            sense = ">=" if draw == 1 else "<=" if draw == 0 else "=="
+            conditions[f"banker at {game.cell_name(c)}"] = (tuple(terms(c, gain)), Fraction(gain[0]), sense)
+    coordinates = [*game.infosets, *(f"both draw: {game.infosets[one]}, {game.infosets[two]}" for one, two in pairs)]
+    return coordinates, conditions
+
+
+def test_independent_cooperative_equilibrium_exists_only_for_certain_stakes() -> None:
+    """Ethier and Lee's abstract, with replacement and their simplifying assumption: the
+    independent cooperative equilibrium "exists only for certain theta". At theta = 1/100 the
+    players' optimal joint strategy is a product (player 1 stands on 5, player 2 draws with
+    probability 75/91), a saddle point by its certificate rechecked here: each player mixing alone
+    reaches the value. At theta = 1/2 the optimal joint strategy is unique, its face rechecked here
+    from the payoffs, and correlated (both draw on 5 together or both stand), so no product of the
+    players' own strategies is optimal: none exists."""
+    found = solve_banque(rules="banque_ethier_lee", shoe="inf", stake="1/100", with_nash=False)
+    game = banque_game(found.rules, Shoe.infinite())
+    team = found.cooperative
+    recheck_team(game, team)
+    assert (team.draws["player 1 on 5"], team.draws["player 2 on 5"]) == (0, Fraction(75, 91))
+    assert all(both == team.draws[first] * team.draws[second] for (first, second), (both, _, _, _) in team.joint.items())
+    assert team.independent is True
+
+    found = solve_banque(rules="banque_ethier_lee", shoe="inf", with_nash=False)
+    game = banque_game(found.rules, Shoe.infinite())
+    team = found.cooperative
+    recheck_team(game, team)
+    recheck_face(team.team_face, *team_face_conditions(game, team))
+    assert team.team_face.unique and team.independent is False
+    draw = Fraction(2759, 5384)
+    assert (team.draws["player 1 on 5"], team.draws["player 2 on 5"]) == (draw, draw)
+    assert team.joint["player 1 on 5", "player 2 on 5"] == (draw, 0, 0, 1 - draw) and draw != draw * draw

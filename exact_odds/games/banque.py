@@ -35,12 +35,8 @@ from ..errors import InputError
 from .banque_table import NATURAL, STATE_NAMES, BanqueTable, banque_table
 from .faces import Condition, Face, extent
 from .linalg import optimum
+from .bilinear import Poly, at, corners
 from .surd import Exact
-
-Poly = tuple[int, int, int, int]
-"""Integer coefficients of 1, X1, X2 and X1 X2: X1 the probability that player 1 draws at the
-cell's option point, X2 player 2's."""
-
 
 @dataclass(frozen=True)
 class BanqueGame:
@@ -109,16 +105,6 @@ def banque_game(rules: BanqueRules, shoe: Shoe) -> BanqueGame:
 def _combine(first: Sequence[int], first_factor: int, second: Sequence[int], second_factor: int) -> Poly:
     a, b, c, d = (x * first_factor + y * second_factor for x, y in zip(first, second))
     return a, b, c, d
-
-
-def at(poly: Poly, first: Exact, second: Exact) -> Exact:
-    """The polynomial at player 1's and player 2's draw probabilities (exact numbers)."""
-    return poly[0] + poly[1] * first + poly[2] * second + poly[3] * first * second
-
-
-def corners(poly: Poly) -> list[int]:
-    """The polynomial at the four pure pairs (0, 0), (0, 1), (1, 0), (1, 1)."""
-    return [poly[0] + poly[1] * a + poly[2] * b + poly[3] * a * b for a in (0, 1) for b in (0, 1)]
 
 
 # --- the players as one: the correlated cooperative equilibrium -------------------------------------

@@ -16,15 +16,14 @@ piece, so it finds every equilibrium: isolated ones exactly (rationals, or numbe
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import cmp_to_key
 from itertools import combinations, product
-from math import floor
 
 from ..errors import InputError
-from .banque import BanqueGame, Cooperative, Poly, at, banker_gain, cooperative, corners as banque_corners
+from .banque import BanqueGame, Cooperative, banker_gain, cooperative
 from .banque_table import NATURAL
+from .bilinear import Poly, at, between, corners, crossings, curve, enclose, exact_sorted, sign
 from .linalg import optimum
-from .surd import Surd, compare, roots
+from .surd import Surd, roots
 
 Exact = Fraction | Surd
 
@@ -71,20 +70,6 @@ class NashSearch:
         return not self.unresolved
 
 
-def between(low: Exact, high: Exact) -> Fraction:
-    """A rational strictly between two exact numbers (low < high)."""
-    scale = 2
-    while True:
-        candidate = Fraction(floor(low * scale) + 1, scale)
-        if candidate < high:
-            return candidate
-        scale *= 2
-
-
-def _sign(value: Exact) -> int:
-    return value.sign() if isinstance(value, Surd) else (value > 0) - (value < 0)
-
-
 class _Main:
     """The main game: the cells where both players may have chosen, as functions of (x, z)."""
 
@@ -95,10 +80,10 @@ class _Main:
             assert game.variables[c] == (first, second), "the main game's cells read the two main information sets"
         self.gain: dict[int, Poly] = {c: banker_gain(game.banker[c]) for c in self.cells}
         self.fixed: dict[int, int] = {c: fixed for c in self.cells if (fixed := game.fixed[c]) is not None}
-        corners = {c: banque_corners(self.gain[c]) for c in self.cells}
-        self.curves = [c for c in self.cells if c not in self.fixed and any(self.gain[c]) and min(corners[c]) <= 0 <= max(corners[c])]
+        pure = {c: corners(self.gain[c]) for c in self.cells}
+        self.curves = [c for c in self.cells if c not in self.fixed and any(self.gain[c]) and min(pure[c]) <= 0 <= max(pure[c])]
         self.always = [c for c in self.cells if c not in self.fixed and not any(self.gain[c])]
-        self.strict = {c: int(max(corners[c]) > 0) for c in self.cells if c not in self.fixed and c not in self.curves and c not in self.always}
+        self.strict = {c: int(max(pure[c]) > 0) for c in self.cells if c not in self.fixed and c not in self.curves and c not in self.always}
         groups: dict[tuple[Fraction, ...], list[int]] = {}
         for c in self.curves:
             lead = next(value for value in self.gain[c] if value)
@@ -143,11 +128,11 @@ class _Main:
         y: dict[int, Exact] = {}
         tied = list(self.always)
         for c in self.curves:
-            sign = _sign(at(self.gain[c], x, z))
-            if sign == 0:
+            side = sign(at(self.gain[c], x, z))
+            if side == 0:
                 tied.append(c)
             else:
-                y[c] = Fraction(int(sign > 0))
+                y[c] = Fraction(int(side > 0))
         return y, tied
 
 
@@ -227,7 +212,7 @@ def _corner_point(equalities: list[tuple[Exact, list[Exact]]], size: int, chosen
         point[chosen[0]], point[chosen[1]] = (-b1 * a22 + b2 * a12) / determinant, (-b2 * a11 + b1 * a21) / determinant
     if not all(0 <= value <= 1 for value in point):
         return None
-    if all(_sign(base + sum((s * v for s, v in zip(slopes, point)), Fraction(0))) == 0 for base, slopes in equalities):
+    if all(sign(base + sum((s * v for s, v in zip(slopes, point)), Fraction(0))) == 0 for base, slopes in equalities):
         return point
     return None
 
@@ -259,18 +244,11 @@ def _feasible_rational(conditions: list[tuple[Fraction, list[Fraction], str]], s
         return None, True
     unique = True
     for j in range(size):
-        for sign in (1, -1):
-            extreme = optimum([Fraction(sign * int(i == j)) for i in range(size)], rows, bounds)
+        for direction in (1, -1):
+            extreme = optimum([Fraction(direction * int(i == j)) for i in range(size)], rows, bounds)
             assert extreme is not None
-            unique = unique and extreme.value == sign * found.point[j]
+            unique = unique and extreme.value == direction * found.point[j]
     return list(found.point), unique
-
-
-def _curve(gain: Poly) -> tuple[Callable[[Exact], Exact] | None, Poly]:
-    """The indifference curve z = h(x) of a bilinear gain (None when it is a vertical line)."""
-    if gain[2] == 0 and gain[3] == 0:
-        return None, gain
-    return (lambda x: -(gain[0] + gain[1] * x) / (gain[2] + gain[3] * x)), gain
 
 
 def nash(game: BanqueGame, subgames: Cooperative | None = None) -> NashSearch:
@@ -349,7 +327,7 @@ class _Pieces:
         curves = [group[0] for group in self.main.groups]
         for i, c in enumerate(curves):
             for d in curves[i + 1:]:
-                points += _crossings(self.main.gain[c], self.main.gain[d])
+                points += crossings(self.main.gain[c], self.main.gain[d])
         self.vertices = len(points)
         return points
 
@@ -358,7 +336,7 @@ class _Pieces:
         the banker pure, the other player's indifference fixed by the banker's strategy alone."""
         for axis in (0, 1):
             for edge in (Fraction(0), Fraction(1)):
-                stops = _exact_sorted([point[1 - axis] for point in points if point[axis] == edge] + [Fraction(0), Fraction(1)])
+                stops = exact_sorted([point[1 - axis] for point in points if point[axis] == edge] + [Fraction(0), Fraction(1)])
                 for low, high in zip(stops, stops[1:]):
                     sample = between(low, high)
                     x, z = (edge, sample) if axis == 0 else (sample, edge)
@@ -376,10 +354,10 @@ class _Pieces:
         """Each curve's open arcs between the points on it: one cell tied, both players mixing."""
         for group in self.main.groups:
             c = group[0]
-            h, gain = _curve(self.main.gain[c])
-            on = _exact_sorted([p[0] if h is not None else p[1] for p in points if _sign(at(gain, p[0], p[1])) == 0])
+            h, gain = curve(self.main.gain[c])
+            on = exact_sorted([p[0] if h is not None else p[1] for p in points if sign(at(gain, p[0], p[1])) == 0])
             poles = [Fraction(-gain[2], gain[3])] if h is not None and gain[3] and 0 < Fraction(-gain[2], gain[3]) < 1 else []
-            stops = _exact_sorted([*on, *poles, Fraction(0), Fraction(1)])
+            stops = exact_sorted([*on, *poles, Fraction(0), Fraction(1)])
             for low, high in zip(stops, stops[1:]):
                 if low == high:
                     continue
@@ -407,7 +385,7 @@ class _Pieces:
         else:
             x0 = Fraction(-gain[0], gain[1])
             xs, zs = (x0, x0), (low, high)
-        x_range, z_range = _enclose(*xs), _enclose(*zs)
+        x_range, z_range = enclose(*xs), enclose(*zs)
         fixed = {c: value for c, value in y.items() if c not in tied}
         first, second = self.main.incentives({**fixed, **{t: Fraction(0) for t in tied}}, Fraction(0), Fraction(0))
         first_1, second_1 = self.main.incentives({**fixed, **{t: Fraction(0) for t in tied}}, Fraction(1), Fraction(1))
@@ -475,7 +453,7 @@ class _Pieces:
                 events.append(Fraction(-gain[2], gain[3]))
             if gain[2] == gain[3] == 0:
                 events.append(Fraction(-gain[0], gain[1]))
-        stops = _exact_sorted([*events, Fraction(0), Fraction(1)])
+        stops = exact_sorted([*events, Fraction(0), Fraction(1)])
         for left, right in zip(stops, stops[1:]):
             if left != right:
                 self._slab(left, right)
@@ -560,42 +538,6 @@ def _excluded_at(main: _Main, x: Exact, z: Exact) -> bool:
 
 DEPTH = 24
 """How many times an arc shared by several cells may be halved to show it holds no equilibrium."""
-
-
-def _enclose(first: Exact, second: Exact) -> tuple[Fraction, Fraction]:
-    """Rationals below and above two exact numbers (2^-60 apart from them at most)."""
-    scale = 2**60
-    low, high = (first, second) if first <= second else (second, first)
-    return Fraction(floor(low * scale), scale), Fraction(floor(high * scale) + 1, scale)
-
-
-def _crossings(first: Poly, second: Poly) -> list[tuple[Exact, Exact]]:
-    """Where two bilinear gains are both zero inside the open unit square."""
-    h, _ = _curve(first)
-    if h is None:
-        x0 = Fraction(-first[0], first[1])
-        slope, constant = second[2] + second[3] * x0, second[0] + second[1] * x0
-        return [(x0, -constant / slope)] if slope and 0 < -constant / slope < 1 and 0 < x0 < 1 else []
-    n0, n1, m0, m1 = -first[0], -first[1], first[2], first[3]
-    # second at z = (n0 + n1 x)/(m0 + m1 x), times (m0 + m1 x)
-    quadratic = (Fraction(second[1] * m1 + second[3] * n1), Fraction(second[0] * m1 + second[1] * m0 + second[2] * n1 + second[3] * n0),
-                 Fraction(second[0] * m0 + second[2] * n0))
-    found = []
-    for x in roots(*quadratic):
-        if 0 < x < 1 and m0 + m1 * x != 0:
-            z = h(x)
-            if 0 < z < 1:
-                found.append((x, z))
-    return found
-
-
-def _exact_sorted(values: Sequence[Exact]) -> list[Exact]:
-    """Sorted exactly, without repeats."""
-    ordered: list[Exact] = []
-    for value in sorted(values, key=cmp_to_key(compare)):
-        if not ordered or value != ordered[-1]:
-            ordered.append(value)
-    return ordered
 
 
 def nash_certificate(game: BanqueGame, draws: Sequence[Exact], banker: Sequence[Exact]) -> NashCertificate:
