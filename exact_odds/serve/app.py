@@ -35,6 +35,7 @@ from ..core.rules import PRESETS
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..commands.analyze import choices_document
+from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table
 from ..commands.setup import MAX_TEXT
 from ..commands.size import Staking
 from ..commands import deal as deal_command
@@ -42,7 +43,7 @@ from ..commands.rules import rules_text
 from ..output.render import render
 from . import banner, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
-from .sessions import MAX_SHOE_CARDS, Seat, Settings, status_of
+from .sessions import Seat, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
 from .staking import MAX_SERVED
 
@@ -251,7 +252,7 @@ KEY = re.compile(r"[!-~]{1,200}")
 """An Idempotency-Key: visible ASCII characters."""
 
 
-def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: sessions.NextCoup, given: Staking, most: int = MAX_SERVED) -> staking.Position:
+def what_to_bet(table: Table, state: sessions.Replay, analysis: sessions.NextCoup, given: Staking, most: int = MAX_SERVED) -> staking.Position:
     left = sessions.shoe_left(table, state)
     return staking.session_position(table.settings, left, table.bets, table.decisions, analysis.analysis, given, most)
 
@@ -304,14 +305,14 @@ def state_body(record: dict[str, Any], state: sessions.Replay) -> bytes:
 
 def keep_sizing(given: Staking) -> sessions.Edit:
     """Keep ``given`` with a session, after sizing its next coup with them (refused: not kept)."""
-    def edit(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
+    def edit(table: Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
         at_table = tables.table_staking(table.settings, given)
         what_to_bet(table, state, sessions.analysis_of(table, state), at_table, staking.PER_CARD)
         return sessions.Change(sets_sizing=True, sizing=at_table.to_dict())
     return edit
 
 
-def forget_sizing(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
+def forget_sizing(table: Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
     return sessions.Change(sets_sizing=True, sizing=None)
 
 
@@ -417,7 +418,7 @@ def create_app(db: str, token: str | None = None) -> Any:
             data = choices_document(analyses, notes, False).data
             assert data is not None  # a document of choices always carries its record
             return JSONResponse(data.record)
-        decisions = setup.fixed_decisions(sessions.NOT_SERVED)
+        decisions = setup.fixed_decisions(NOT_SERVED)
         return JSONResponse(analyze(shoe, bets, decisions, given=request.given, unordered=unordered).to_dict(notes))
 
     @app.post("/api/v1/size")
@@ -430,7 +431,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         if len(bets) > MAX_SERVED:
             raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(bets)}")
         names = [bet.name for bet in bets]
-        return JSONResponse(staking.position(shoe, bets, setup.fixed_decisions(sessions.NOT_SERVED), request.staking(None), names).to_dict())
+        return JSONResponse(staking.position(shoe, bets, setup.fixed_decisions(NOT_SERVED), request.staking(None), names).to_dict())
 
     @app.post("/api/v1/deal")
     def deal_route(request: DealRequest) -> JSONResponse:
@@ -438,7 +439,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         totals, winner), the tableau's `steps`, and once it is settled each bet's `settlements` of the stake (exact amounts as text)."""
         setup = request.settings().setup()
         dealing = deal_command.DealRequest(setup=setup, cards=request.cards, stake=request.stake, given=request.given)
-        setup.fixed_decisions(sessions.NOT_SERVED)  # optimal, solved for a shoe, is not served
+        setup.fixed_decisions(NOT_SERVED)  # optimal, solved for a shoe, is not served
         dealt = deal_command.run(dealing)
         return JSONResponse({"report": render(deal_command.document(dealt, dealing.amount), "text"),
                              **deal_data(dealt.cards, dealt.coup, dealt.settlements, dealing.amount)})

@@ -22,7 +22,7 @@ from ..bets.profiles import TABLES, TableProfile, load_profile, profile_toml
 from ..errors import InputError
 from ..commands.setup import MAX_TEXT, TooLarge
 from ..commands.size import Staking
-from .sessions import Settings
+from ..commands.session import Settings
 
 TABLE_SETS = ("decks", "shoe", "rules", "rules_toml", "policy", "commission", "tie_pays", "bets", "bets_toml", "burn", "cut_card")
 """The session fields a table sets (given beside a table: refused)."""
