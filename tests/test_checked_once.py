@@ -74,9 +74,6 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/studies.py", "--{} sets the simulation; the exact method"): "commands/shoe.py's request",
     ("cli/commands.py", "{}: for the table's view, which --table MIX asks for"): "commands/report.py's request (its table view)",
     ("cli/commands.py", "--table{}"): "commands/report.py's request (the mix named --table, not --mix)",
-    ("serve/tables.py", "give table (a preset's name) or table_toml"): "the session's request (its table)",
-    ("serve/tables.py", "table_toml holds {} characters"): "the session's request (its table)",
-    ("serve/tables.py", "{}: the table ({}) sets the shoe, rules, bets"): "the session's request (its table)",
     ("serve/tables.py", "{}: this session's table ({}) sets the limits"): "commands/size.py's request (a session's, at a table)",
 }
 """Refusals still written in a door, each with the request it moves to (the lead shrinks this)."""

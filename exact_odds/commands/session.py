@@ -3,18 +3,22 @@ made into its :class:`Table` (the starting shoe, the decisions and the bets), fo
 sessions (:mod:`exact_odds.serve.sessions`: the log and the kept state).
 """
 
+import json
 from dataclasses import asdict, dataclass
 from typing import Any
 
 from ..bets.bets import Bet
+from ..bets.profiles import TABLES, TableProfile, load_profile, profile_toml
 from ..core.numbers import shown
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..errors import InputError
-from .setup import Setup, TooLarge
+from .setup import MAX_TEXT, Setup, TooLarge
 
 MAX_SHOE_CARDS = 5_200
 """A session's shoe holds at most this many cards (100 decks)."""
+TABLE_SETS = ("decks", "shoe", "rules", "rules_toml", "policy", "commission", "tie_pays", "bets", "bets_toml", "burn", "cut_card")
+"""The session fields a table sets (given beside a table: refused)."""
 BURN_PROCEDURES = ("punto_banco", "none")
 """punto_banco: a burn at the start of a shoe turns a card and burns as many face down as its value
 (tens and faces 10), unless told how many; none: a burn burns face down only the cards it is told."""
@@ -83,3 +87,46 @@ def table_of(settings: Settings) -> Table:
     decisions = setup.fixed_decisions(NOT_SERVED)
     bets, notes = setup.chosen_bets(settings.suits)
     return Table(settings, start, decisions, tuple(bets), tuple(notes))
+
+
+def profile_given(table: str | None, table_toml: str | None) -> TableProfile | None:
+    """The profile a session request names: a preset's name (``table``) or a profile file's text
+    (``table_toml``), not both (None: neither)."""
+    if table is not None and table_toml is not None:
+        raise InputError("give table (a preset's name) or table_toml (a profile file's text), not both")
+    if table is not None:
+        return TABLES[table]
+    if table_toml is None:
+        return None
+    if len(table_toml) > MAX_TEXT:
+        raise TooLarge(f"table_toml holds {len(table_toml):,} characters; at most {MAX_TEXT:,} are read")
+    return load_profile(table_toml, "table_toml")
+
+
+def check_alone(given: set[str], table: str) -> None:
+    """Refuse the fields a table sets when given beside it (a second answer to one question)."""
+    clash = [name for name in TABLE_SETS if name in given]
+    if clash:
+        raise InputError(f"{clash[0]}: the table ({table}) sets the shoe, rules, bets, burn and cut card: leave {clash[0]} out, "
+                         "or give a profile of your own (table_toml)")
+
+
+def own_bets_toml(profile: TableProfile) -> str | None:
+    """The table's own bets as a bets file's text (None: it has none)."""
+    if not profile.own_bets:
+        return None
+    lines = []
+    for bet in profile.own_bets:
+        lines += ["[[bet]]", f"name = {json.dumps(bet.name)}", f"description = {json.dumps(bet.description)}", "pays = ["]
+        lines += [f"  {{ when = {json.dumps(row.condition.text)}, pays = {json.dumps(row.pays.text)}, event = {json.dumps(row.event)} }},"
+                  for row in bet.rows]
+        lines += ["]", ""]
+    return "\n".join(lines)
+
+
+def session_settings(profile: TableProfile, suits: bool) -> Settings:
+    """A session's settings at the table ``profile`` (``suits``: enter suits even where no bet reads them)."""
+    return Settings(decks=profile.decks, rules=profile.rules, commission=None if profile.commission is None else str(profile.commission),
+                    tie_pays=None if profile.tie_pays is None else str(profile.tie_pays), bets=",".join(bet.name for bet in profile.bets),
+                    bets_toml=own_bets_toml(profile), suits=suits or profile.needs_suits, burn=profile.burn,
+                    cut_card=profile.cards_behind_cut, table_toml=profile_toml(profile))

@@ -35,7 +35,7 @@ from ..core.rules import PRESETS
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..commands.analyze import choices_document
-from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table
+from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table, check_alone, profile_given, session_settings
 from ..commands.setup import MAX_TEXT
 from ..commands.size import Staking
 from ..commands import deal as deal_command
@@ -481,12 +481,12 @@ def create_app(db: str, token: str | None = None) -> Any:
     @app.post("/api/v1/sessions", status_code=201)
     def create_session(request: SessionRequest) -> Response:
         """A new session: the shoe, rules and bets to track, or a table (`table`, `table_toml`) that sets them; its state (its id first)."""
-        profile = tables.profile_given(request.table, request.table_toml)
+        profile = profile_given(request.table, request.table_toml)
         if profile is None:
             settings = request.settings()
         else:
-            tables.check_alone(request.model_fields_set, profile.name)
-            settings = tables.session_settings(profile, request.suits)
+            check_alone(request.model_fields_set, profile.name)
+            settings = session_settings(profile, request.suits)
         return answer(store.load(store.create(settings)), 201)
 
     @app.get("/api/v1/sessions/{session}")
