@@ -1,14 +1,23 @@
-"""A live session's request: what a session is set up with (:class:`Settings`), checked once and
-made into its :class:`Table` (the starting shoe, the decisions and the bets), for the server's
-sessions (:mod:`exact_odds.serve.sessions`: the log and the kept state).
+"""A live session's request (:class:`SessionRequest`): the shoe, rules and bets to track, or a table
+that sets them, and the session's own fields; checked once and made into the :class:`Settings` the
+session is stored with and its :class:`Table` (the starting shoe, the decisions and the bets), for
+the server's sessions (:mod:`exact_odds.serve.sessions`: the log and the kept state).
+
+>>> request = SessionRequest(table="ez_baccarat")
+>>> request.settings.decks, request.settings.cut_card, request.made.start.size, [bet.name for bet in request.made.bets][:2]
+(8, 16, 416, ['ez_banker', 'player'])
+>>> SessionRequest(table="ez_baccarat", burn="none")
+Traceback (most recent call last):
+...
+exact_odds.errors.InputError: burn: the table (ez_baccarat) sets the shoe, rules, bets, burn and cut card: leave burn out, or give a profile of your own (table_toml)
 """
 
 import json
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field
 from typing import Any
 
 from ..bets.bets import Bet
-from ..bets.profiles import TABLES, TableProfile, load_profile, profile_toml
+from ..bets.profiles import BURN_PROCEDURES, TABLES, TableProfile, load_profile, profile_toml
 from ..core.numbers import shown
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
@@ -19,9 +28,6 @@ MAX_SHOE_CARDS = 5_200
 """A session's shoe holds at most this many cards (100 decks)."""
 TABLE_SETS = ("decks", "shoe", "rules", "rules_toml", "policy", "commission", "tie_pays", "bets", "bets_toml", "burn", "cut_card")
 """The session fields a table sets (given beside a table: refused)."""
-BURN_PROCEDURES = ("punto_banco", "none")
-"""punto_banco: a burn at the start of a shoe turns a card and burns as many face down as its value
-(tens and faces 10), unless told how many; none: a burn burns face down only the cards it is told."""
 
 
 @dataclass(frozen=True)
@@ -73,33 +79,78 @@ class Table:
 def table_of(settings: Settings) -> Table:
     """A session's settings, checked and made into its table (refused as the CLI refuses them)."""
     if settings.burn not in BURN_PROCEDURES:
-        raise InputError(f"burn must be one of {', '.join(BURN_PROCEDURES)}, not {shown(settings.burn)}")
+        raise InputError(f"burn must be one of {', '.join(BURN_PROCEDURES)}, not {shown(settings.burn)}", parameter="burn")
     setup = settings.setup()
     start = setup.starting_shoe()
     if start.with_replacement:
-        raise InputError("a session tracks the cards dealt from a finite shoe; the infinite deck (decks inf) puts every card back")
+        raise InputError("a session tracks the cards dealt from a finite shoe; the infinite deck (decks inf) puts every card back", parameter="decks")
     if start.size > MAX_SHOE_CARDS:
-        raise TooLarge(f"a session's shoe holds at most {MAX_SHOE_CARDS:,} cards, not {start.size:,}")
+        raise TooLarge(f"a session's shoe holds at most {MAX_SHOE_CARDS:,} cards, not {start.size:,}", parameter="shoe")
     if settings.suits and not start.knows_suits:
-        raise InputError(f"suits: {start.description} is given by rank only; cards entered with suits need per-card counts (e.g. shoe 9h=7,...)")
+        raise InputError(f"suits: {start.description} is given by rank only; cards entered with suits need per-card counts (e.g. shoe 9h=7,...)",
+                         parameter="suits")
     if settings.cut_card is not None and not 0 <= settings.cut_card < start.size:
-        raise InputError(f"cut_card is the number of cards behind the cut card: from 0 to {start.size - 1}, not {settings.cut_card}")
+        raise InputError(f"cut_card is the number of cards behind the cut card: from 0 to {start.size - 1}, not {settings.cut_card}",
+                         parameter="cut_card")
     decisions = setup.fixed_decisions(NOT_SERVED)
     bets, notes = setup.chosen_bets(settings.suits)
     return Table(settings, start, decisions, tuple(bets), tuple(notes))
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionRequest:
+    """A new live session: the shoe, rules, policy, pays and bets (:class:`~.setup.Setup`'s fields,
+    as text, within the served limits), or a table that sets them (``table``: a preset's name,
+    ``table_toml``: a profile file's text); and the session's own fields: ``suits`` (cards entered
+    with their suits), ``burn`` (one of :data:`BURN_PROCEDURES`, default ``punto_banco``) and
+    ``cut_card`` (the cards behind it). None is a field not given: beside a table, a field the table
+    sets (:data:`TABLE_SETS`) is refused. Checked once: :attr:`settings` are what the session is
+    stored with, :attr:`made` its table."""
+
+    decks: int | str | None = None
+    shoe: str | None = None
+    rules: str | None = None
+    rules_toml: str | None = None
+    policy: str | None = None
+    commission: str | None = None
+    tie_pays: str | None = None
+    bets: str | None = None
+    bets_toml: str | None = None
+    suits: bool = False
+    burn: str | None = None
+    cut_card: int | None = None
+    table: str | None = None
+    table_toml: str | None = None
+    settings: Settings = field(init=False, repr=False, compare=False)
+    """The session's settings (a table's made into its fields, its profile kept as ``table_toml``)."""
+    made: Table = field(init=False, repr=False, compare=False)
+    """The settings made into the starting shoe, the decisions and the bets."""
+
+    def __post_init__(self) -> None:
+        profile = profile_given(self.table, self.table_toml)
+        if profile is None:
+            settings = Settings(decks=self.decks, shoe=self.shoe, rules=self.rules, rules_toml=self.rules_toml, policy="" if self.policy is None else self.policy,
+                                commission=self.commission, tie_pays=self.tie_pays, bets=self.bets, bets_toml=self.bets_toml,
+                                suits=self.suits, burn="punto_banco" if self.burn is None else self.burn, cut_card=self.cut_card)
+        else:
+            check_alone({name for name in TABLE_SETS if getattr(self, name) is not None}, profile.name)
+            settings = session_settings(profile, self.suits)
+        object.__setattr__(self, "settings", settings)
+        object.__setattr__(self, "made", table_of(settings))
 
 
 def profile_given(table: str | None, table_toml: str | None) -> TableProfile | None:
     """The profile a session request names: a preset's name (``table``) or a profile file's text
     (``table_toml``), not both (None: neither)."""
     if table is not None and table_toml is not None:
-        raise InputError("give table (a preset's name) or table_toml (a profile file's text), not both")
+        raise InputError("give table (a preset's name) or table_toml (a profile file's text), not both", parameter="table",
+                         mentions=("table_toml",))
     if table is not None:
         return TABLES[table]
     if table_toml is None:
         return None
     if len(table_toml) > MAX_TEXT:
-        raise TooLarge(f"table_toml holds {len(table_toml):,} characters; at most {MAX_TEXT:,} are read")
+        raise TooLarge(f"table_toml holds {len(table_toml):,} characters; at most {MAX_TEXT:,} are read", parameter="table_toml")
     return load_profile(table_toml, "table_toml")
 
 
@@ -108,7 +159,7 @@ def check_alone(given: set[str], table: str) -> None:
     clash = [name for name in TABLE_SETS if name in given]
     if clash:
         raise InputError(f"{clash[0]}: the table ({table}) sets the shoe, rules, bets, burn and cut card: leave {clash[0]} out, "
-                         "or give a profile of your own (table_toml)")
+                         "or give a profile of your own (table_toml)", parameter=clash[0], mentions=("table_toml",))
 
 
 def own_bets_toml(profile: TableProfile) -> str | None:

@@ -35,10 +35,11 @@ from ..core.rules import PRESETS
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..commands.analyze import choices_document
-from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table, check_alone, profile_given, session_settings
+from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table
 from ..commands.setup import MAX_TEXT
 from ..commands.size import Staking
 from ..commands import deal as deal_command
+from ..commands import session as session_command
 from ..commands.rules import rules_text
 from ..output.render import render
 from . import banner, events, sessions, staking, tables
@@ -131,6 +132,10 @@ class SessionRequest(TableFields):
     suits: bool = Field(False, description="Cards are entered with their suits (bets on suits need them).")
     burn: Literal["punto_banco", "none"] = Field("punto_banco", description="punto_banco: the first burn of a shoe turns a card and burns its value face down (tens 10).")
     cut_card: Annotated[int, Field(ge=0, le=MAX_SHOE_CARDS)] | None = Field(None, description="Cards behind the cut card (None: no cut card).")
+
+    def request(self) -> session_command.SessionRequest:
+        """The session's request (a field left out is not given: beside a table, one it sets is refused)."""
+        return session_command.SessionRequest(**self.model_dump(exclude_unset=True))
 
 
 class CardRequest(Strict):
@@ -481,13 +486,7 @@ def create_app(db: str, token: str | None = None) -> Any:
     @app.post("/api/v1/sessions", status_code=201)
     def create_session(request: SessionRequest) -> Response:
         """A new session: the shoe, rules and bets to track, or a table (`table`, `table_toml`) that sets them; its state (its id first)."""
-        profile = profile_given(request.table, request.table_toml)
-        if profile is None:
-            settings = request.settings()
-        else:
-            check_alone(request.model_fields_set, profile.name)
-            settings = session_settings(profile, request.suits)
-        return answer(store.load(store.create(settings)), 201)
+        return answer(store.load(store.create(request.request().settings)), 201)
 
     @app.get("/api/v1/sessions/{session}")
     def read_session(session: Id) -> Response:
