@@ -37,7 +37,7 @@ from ..errors import InputError
 from ..commands.analyze import choices_document
 from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table
 from ..commands.setup import MAX_TEXT
-from ..commands.size import Staking
+from ..commands.size import SessionStaking, Staking
 from ..commands import deal as deal_command
 from ..commands import session as session_command
 from ..commands.rules import rules_text
@@ -257,7 +257,13 @@ KEY = re.compile(r"[!-~]{1,200}")
 """An Idempotency-Key: visible ASCII characters."""
 
 
-def what_to_bet(table: Table, state: sessions.Replay, analysis: sessions.NextCoup, given: Staking, most: int = MAX_SERVED) -> staking.Position:
+def at_the_table(table: Table, given: Staking) -> SessionStaking:
+    """The sizing ``given`` for a session of ``table``: among its bets, at its table's limits (checked once)."""
+    return SessionStaking(staking=given, names=tuple(bet.name for bet in table.bets), table=tables.profile_of(table.settings))
+
+
+def what_to_bet(table: Table, state: sessions.Replay, analysis: sessions.NextCoup, given: SessionStaking,
+                most: int = MAX_SERVED) -> staking.Position:
     left = sessions.shoe_left(table, state)
     return staking.session_position(table.settings, left, table.bets, table.decisions, analysis.analysis, given, most)
 
@@ -275,7 +281,7 @@ def state_record(loaded: Loaded) -> dict[str, Any]:
         refused = f"no analysis of the next coup: {record['analysis_refused']}"
     elif sizing is not None and analysis is not None:
         try:
-            position = what_to_bet(table, state, analysis, Staking(**sizing), staking.PER_CARD)
+            position = what_to_bet(table, state, analysis, at_the_table(table, Staking(**sizing)), staking.PER_CARD)
         except InputError as error:
             refused = str(error)
     record.update(version=loaded.version, sizing=sizing, what_to_bet=None if position is None else position.record, what_to_bet_refused=refused)
@@ -311,9 +317,9 @@ def state_body(record: dict[str, Any], state: sessions.Replay) -> bytes:
 def keep_sizing(given: Staking) -> sessions.Edit:
     """Keep ``given`` with a session, after sizing its next coup with them (refused: not kept)."""
     def edit(table: Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
-        at_table = tables.table_staking(table.settings, given)
-        what_to_bet(table, state, sessions.analysis_of(table, state), at_table, staking.PER_CARD)
-        return sessions.Change(sets_sizing=True, sizing=at_table.to_dict())
+        sizing = at_the_table(table, given)
+        what_to_bet(table, state, sessions.analysis_of(table, state), sizing, staking.PER_CARD)
+        return sessions.Change(sets_sizing=True, sizing=sizing.at_table.to_dict())
     return edit
 
 
@@ -542,7 +548,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         """What to bet now: the Kelly position on the next coup of the session's shoe left, as `baccarat-odds size --format json`
         prints it (and `chosen`: which bets, and why). Nothing is stored."""
         loaded, analysis = current(session)
-        given = tables.table_staking(loaded.table.settings, request.staking(request.bets))
+        given = at_the_table(loaded.table, request.staking(request.bets))
         return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given).record)
 
     @app.put("/api/v1/sessions/{session}/sizing")
