@@ -35,7 +35,7 @@ from ..core.rules import PRESETS
 from ..engine.analysis import analyze
 from ..errors import InputError
 from ..commands import analyze as analyze_command
-from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Table
+from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table
 from ..commands.setup import MAX_TEXT, Setup
 from ..commands.size import SessionStaking, Staking
 from ..commands import deal as deal_command
@@ -273,7 +273,13 @@ KEY = re.compile(r"[!-~]{1,200}")
 
 def at_the_table(table: Table, given: Staking) -> SessionStaking:
     """The sizing ``given`` for a session of ``table``: among its bets, at its table's limits (checked once)."""
-    return SessionStaking(staking=given, names=tuple(bet.name for bet in table.bets), table=tables.profile_of(table.settings))
+    return sizing_at(table.settings, tuple(bet.name for bet in table.bets), given)
+
+
+@functools.lru_cache(maxsize=256)
+def sizing_at(settings: Settings, names: tuple[str, ...], given: Staking) -> SessionStaking:
+    """:func:`at_the_table`, made once for a session's settings and a staking (after each card a lookup, not the table's limits written again)."""
+    return SessionStaking(staking=given, names=names, table=tables.profile_of(settings))
 
 
 def what_to_bet(table: Table, state: sessions.Replay, analysis: sessions.NextCoup, given: SessionStaking,
