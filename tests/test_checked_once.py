@@ -65,13 +65,6 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/commands.py", "--shoes 1: the report's estimates carry"): "commands/report.py's request",
     ("cli/commands.py", "{} set the counting simulation, and {}"): "commands/report.py's request",
     ("cli/commands.py", "--session values a rebate on the session"): "commands/size.py's request",
-    ("serve/staking.py", "bets is empty: name the session's bets"): "commands/size.py's request (a session's)",
-    ("serve/staking.py", "bets: {} is not a bet of this session"): "commands/size.py's request (a session's)",
-    ("serve/sessions.py", "burn must be one of {}"): "the session's request (beside its Setup)",
-    ("serve/sessions.py", "a session tracks the cards dealt from a finite"): "the session's request",
-    ("serve/sessions.py", "a session's shoe holds at most {} cards"): "the session's request",
-    ("serve/sessions.py", "suits: {} is given by rank only"): "the session's request",
-    ("serve/sessions.py", "cut_card is the number of cards behind"): "the session's request",
     ("cli/studies.py", "give --preset or --rules, not both"): "commands/banque.py's request",
     ("cli/studies.py", "--force is for --out"): "commands/banque.py's request (its folder)",
     ("cli/studies.py", "--decks {}: give one deck count to print"): "commands/banque.py's request",
@@ -79,10 +72,6 @@ NOT_YET_IN_A_REQUEST = {
     ("cli/studies.py", "--{} sets the simulation; the exact method"): "commands/shoe.py's request",
     ("cli/commands.py", "{}: for the table's view, which --table MIX asks for"): "commands/report.py's request (its table view)",
     ("cli/commands.py", "--table{}"): "commands/report.py's request (the mix named --table, not --mix)",
-    ("serve/tables.py", "give table (a preset's name) or table_toml"): "the session's request (its table)",
-    ("serve/tables.py", "table_toml holds {} characters"): "the session's request (its table)",
-    ("serve/tables.py", "{}: the table ({}) sets the shoe, rules, bets"): "the session's request (its table)",
-    ("serve/tables.py", "{}: this session's table ({}) sets the limits"): "commands/size.py's request (a session's, at a table)",
 }
 """Refusals still written in a door, each with the request it moves to (the lead shrinks this)."""
 

@@ -15,7 +15,8 @@ import urllib.request
 import pytest
 
 from exact_odds.commands.setup import TooLarge
-from exact_odds.serve.sessions import Refused, Settings, add_burn, add_card, close_coup, replay, undo
+from exact_odds.commands.session import Settings
+from exact_odds.serve.sessions import Refused, add_burn, add_card, close_coup, replay, undo
 from exact_odds.serve.store import MAX_EVENTS, Store
 
 

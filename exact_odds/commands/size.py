@@ -3,11 +3,12 @@ position, what it does to the bankroll, and the rebate and dead-chip figures of 
 (:mod:`exact_odds.output.render` writes them). Exact cells are strings."""
 
 from collections.abc import Sequence
-from dataclasses import asdict, dataclass
+from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
 from typing import Any
 
 from ..bets.bets import bet_names
+from ..bets.profiles import TableProfile
 from ..core.numbers import fixed, money, parse_exact, parse_percent, percent, shown, square_root
 from ..core.rules import PUNTO_BANCO
 from ..errors import InputError
@@ -72,6 +73,69 @@ class Staking:
 
         return Limits(amounts(self.min, "min"), amounts(self.max, "max"), amount(self.total_max, "total_max"), amount(self.unit, "unit"),
                       self.side_needs_main, amount(self.side_ratio, "side_ratio"), self.mains())
+
+
+TABLE_SIZES = ("min", "max", "unit", "rebate")
+"""The sizing fields a table sets (given other than the table's: refused)."""
+
+
+def limits_text(amounts: dict[str, Any]) -> str | None:
+    return ",".join(f"{name}={amount}" for name, amount in amounts.items()) or None
+
+
+@dataclass(frozen=True, kw_only=True)
+class SessionStaking:
+    """The ``size`` command's parameters for a live session's next coup: ``staking`` as given, among
+    the session's bets (``names``, in its order: ``staking.bets`` names some of them, None: the
+    server chooses) and at its table (``table``, its profile, None: none), whose limits, chip and
+    rebate it takes (a value given other than the table's is refused). Checked once: :attr:`at_table`
+    and :attr:`named`.
+
+    >>> from exact_odds.bets.profiles import TABLES
+    >>> sizing = SessionStaking(staking=Staking(bankroll="1000", bets="player"), names=("ez_banker", "player"), table=TABLES["ez_baccarat"])
+    >>> sizing.at_table.unit, sizing.named
+    ('5', ('player',))
+    >>> SessionStaking(staking=Staking(bankroll="1000", bets="banker"), names=("ez_banker", "player"))
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: bets: 'banker' is not a bet of this session (ez_banker, player)
+    """
+
+    staking: Staking
+    names: tuple[str, ...]
+    table: TableProfile | None = field(default=None, compare=False)
+    at_table: Staking = field(init=False, repr=False, compare=False)
+    """``staking`` with the table's limits, chip and rebate (``staking`` itself without a table)."""
+    named: tuple[str, ...] | None = field(init=False, repr=False, compare=False)
+    """The session's bets ``staking.bets`` names (None: none named)."""
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "at_table", self._at_table())
+        object.__setattr__(self, "named", self._named())
+
+    def _at_table(self) -> Staking:
+        profile, given = self.table, self.staking
+        if profile is None:
+            return given
+        table = {"min": limits_text(profile.minimum), "max": limits_text(profile.maximum), "unit": str(profile.chip),
+                 "rebate": str(profile.rebate) if profile.rebate else None}
+        for name in TABLE_SIZES:
+            value = getattr(given, name)
+            if value is not None and value != table[name]:
+                raise InputError(f"{name}: this session's table ({profile.name}) sets the limits, the chip and the rebate "
+                                 f"({name} {table[name] or 'none'}): leave {name} out", parameter=name)
+        return replace(given, min=table["min"], max=table["max"], unit=table["unit"], rebate=table["rebate"])
+
+    def _named(self) -> tuple[str, ...] | None:
+        if self.staking.bets is None:
+            return None
+        if not self.staking.bets.strip():
+            raise InputError("bets is empty: name the session's bets to size, separated by commas (or leave bets out)", parameter="bets")
+        wanted = bet_names(self.staking.bets, "bets")
+        for name in wanted:
+            if name not in self.names:
+                raise InputError(f"bets: {name!r} is not a bet of this session ({', '.join(self.names)})", parameter="bets")
+        return tuple(wanted)
 
 
 def amount_text(amount: Fraction) -> str:

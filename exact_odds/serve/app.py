@@ -34,15 +34,17 @@ from ..core.policy import pure_policies, resolve
 from ..core.rules import PRESETS
 from ..engine.analysis import analyze
 from ..errors import InputError
-from ..commands.analyze import choices_document
-from ..commands.setup import MAX_TEXT
-from ..commands.size import Staking
+from ..commands import analyze as analyze_command
+from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table
+from ..commands.setup import MAX_TEXT, Setup
+from ..commands.size import SessionStaking, Staking
 from ..commands import deal as deal_command
+from ..commands import session as session_command
 from ..commands.rules import rules_text
 from ..output.render import render
 from . import banner, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
-from .sessions import MAX_SHOE_CARDS, Seat, Settings, status_of
+from .sessions import Seat, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
 from .staking import MAX_SERVED
 
@@ -108,8 +110,9 @@ class TableFields(Strict):
     bets: Text | None = Field(None, description="Bet names separated by commas, or all (default banker, player, tie and the bets of bets_toml).")
     bets_toml: Text | None = Field(None, description="The text of a TOML file of your own bets (the catalog's format).")
 
-    def settings(self) -> Settings:
-        return Settings(**self.model_dump(include=set(Settings.__dataclass_fields__)))
+    def setup(self, remove: str | None = None) -> Setup:
+        """The request's setup (less ``remove``), within the served limits."""
+        return Setup(**self.model_dump(include=set(TableFields.model_fields)), remove=remove, served=True)
 
 
 class AnalysisRequest(TableFields):
@@ -117,11 +120,17 @@ class AnalysisRequest(TableFields):
     given: Text | None = Field(None, description="Conditional odds given this condition (the condition language of bets).")
     unordered: Literal["hands", "cards"] | None = Field(None, description="Count bets on the first cards by hands or by sets of cards.")
 
+    def request(self) -> analyze_command.AnalyzeRequest:
+        return analyze_command.AnalyzeRequest(setup=self.setup(self.remove), given=self.given, unordered=self.unordered)
+
 
 class DealRequest(TableFields):
     cards: Text = Field(description='Cards in shoe order, e.g. "9S 5D 9H 2C".')
     stake: Amount = Field("100", description="Stake on each bet (exact: text or a JSON integer).")
     given: Text | None = Field(None, description="With a coup in progress: the odds given this condition on how it ends.")
+
+    def request(self) -> deal_command.DealRequest:
+        return deal_command.DealRequest(setup=self.setup(), cards=self.cards, stake=self.stake, given=self.given)
 
 
 class SessionRequest(TableFields):
@@ -130,6 +139,10 @@ class SessionRequest(TableFields):
     suits: bool = Field(False, description="Cards are entered with their suits (bets on suits need them).")
     burn: Literal["punto_banco", "none"] = Field("punto_banco", description="punto_banco: the first burn of a shoe turns a card and burns its value face down (tens 10).")
     cut_card: Annotated[int, Field(ge=0, le=MAX_SHOE_CARDS)] | None = Field(None, description="Cards behind the cut card (None: no cut card).")
+
+    def request(self) -> session_command.SessionRequest:
+        """The session's request (a field left out is not given: beside a table, one it sets is refused)."""
+        return session_command.SessionRequest(**self.model_dump(exclude_unset=True))
 
 
 class CardRequest(Strict):
@@ -155,7 +168,7 @@ class StakingFields(Strict):
     side_ratio: Amount | None = Field(None, description="Each side bet at most this many times the main bets staked.")
     main: Short | None = Field(None, description="The main bets, comma-separated (default: banker, player, tie and their variants).")
 
-    def staking(self, bets: str | None) -> Staking:
+    def staking(self, bets: str | None = None) -> Staking:
         return Staking(bets=bets, **self.model_dump(include=set(StakingFields.model_fields)))
 
 
@@ -163,9 +176,16 @@ class StakeRequest(StakingFields):
     bets: Short | None = Field(None, description=f"The session's bets to size, comma-separated, at most {MAX_SERVED} (default: those with a "
                                                  "positive expectation on the next coup, the rebate included).")
 
+    def request(self) -> Staking:
+        """The staking the session's sizing is checked from (:class:`SessionStaking`, with the session's bets and table)."""
+        return self.staking(self.bets)
+
 
 class SizeRequest(TableFields, StakingFields):
     remove: Text | None = Field(None, description='Cards taken out of the shoe, e.g. "5 5 K 9h".')
+
+    def request(self) -> tuple[Setup, Staking]:
+        return self.setup(self.remove), self.staking()
 
 
 class BurnRequest(Strict):
@@ -251,7 +271,19 @@ KEY = re.compile(r"[!-~]{1,200}")
 """An Idempotency-Key: visible ASCII characters."""
 
 
-def what_to_bet(table: sessions.Table, state: sessions.Replay, analysis: sessions.NextCoup, given: Staking, most: int = MAX_SERVED) -> staking.Position:
+def at_the_table(table: Table, given: Staking) -> SessionStaking:
+    """The sizing ``given`` for a session of ``table``: among its bets, at its table's limits (checked once)."""
+    return sizing_at(table.settings, tuple(bet.name for bet in table.bets), given)
+
+
+@functools.lru_cache(maxsize=256)
+def sizing_at(settings: Settings, names: tuple[str, ...], given: Staking) -> SessionStaking:
+    """:func:`at_the_table`, made once for a session's settings and a staking (after each card a lookup, not the table's limits written again)."""
+    return SessionStaking(staking=given, names=names, table=tables.profile_of(settings))
+
+
+def what_to_bet(table: Table, state: sessions.Replay, analysis: sessions.NextCoup, given: SessionStaking,
+                most: int = MAX_SERVED) -> staking.Position:
     left = sessions.shoe_left(table, state)
     return staking.session_position(table.settings, left, table.bets, table.decisions, analysis.analysis, given, most)
 
@@ -269,7 +301,7 @@ def state_record(loaded: Loaded) -> dict[str, Any]:
         refused = f"no analysis of the next coup: {record['analysis_refused']}"
     elif sizing is not None and analysis is not None:
         try:
-            position = what_to_bet(table, state, analysis, Staking(**sizing), staking.PER_CARD)
+            position = what_to_bet(table, state, analysis, at_the_table(table, Staking(**sizing)), staking.PER_CARD)
         except InputError as error:
             refused = str(error)
     record.update(version=loaded.version, sizing=sizing, what_to_bet=None if position is None else position.record, what_to_bet_refused=refused)
@@ -304,14 +336,14 @@ def state_body(record: dict[str, Any], state: sessions.Replay) -> bytes:
 
 def keep_sizing(given: Staking) -> sessions.Edit:
     """Keep ``given`` with a session, after sizing its next coup with them (refused: not kept)."""
-    def edit(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
-        at_table = tables.table_staking(table.settings, given)
-        what_to_bet(table, state, sessions.analysis_of(table, state), at_table, staking.PER_CARD)
-        return sessions.Change(sets_sizing=True, sizing=at_table.to_dict())
+    def edit(table: Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
+        sizing = at_the_table(table, given)
+        what_to_bet(table, state, sessions.analysis_of(table, state), sizing, staking.PER_CARD)
+        return sessions.Change(sets_sizing=True, sizing=sizing.at_table.to_dict())
     return edit
 
 
-def forget_sizing(table: sessions.Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
+def forget_sizing(table: Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
     return sessions.Change(sets_sizing=True, sizing=None)
 
 
@@ -407,38 +439,38 @@ def create_app(db: str, token: str | None = None) -> Any:
     def analysis_route(request: AnalysisRequest) -> JSONResponse:
         """The analysis of a shoe: exactly the JSON of `baccarat-odds --format json` with the same options
         (under rules with choices and no policy: one analysis for each pure choice, as the CLI prints)."""
-        setup = request.settings().setup(request.remove)
+        asked = request.request()
+        setup = asked.setup
         shoe = setup.starting_shoe()
         rules = setup.rule_set
         bets, notes = setup.chosen_bets(shoe.knows_suits)
-        unordered = request.unordered or ""
-        if rules.option_points() and not setup.policy.strip() and request.given is None:
+        unordered = asked.unordered or ""
+        if rules.option_points() and not setup.policy.strip() and asked.given is None:
             analyses = [analyze(shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
-            data = choices_document(analyses, notes, False).data
+            data = analyze_command.choices_document(analyses, notes, False).data
             assert data is not None  # a document of choices always carries its record
             return JSONResponse(data.record)
-        decisions = setup.fixed_decisions(sessions.NOT_SERVED)
-        return JSONResponse(analyze(shoe, bets, decisions, given=request.given, unordered=unordered).to_dict(notes))
+        decisions = setup.fixed_decisions(NOT_SERVED)  # (analyze_command.run would render the text and the CSV too: twice the time)
+        return JSONResponse(analyze(shoe, bets, decisions, given=asked.given, unordered=unordered).to_dict(notes))
 
     @app.post("/api/v1/size")
     def size_route(request: SizeRequest) -> JSONResponse:
         """The Kelly position on the bets (at most four; default banker, player, tie) for the next coup of a shoe, under table
         limits and a rebate: the JSON of `baccarat-odds size --format json` with the same options (rebate: a percent)."""
-        setup = request.settings().setup(request.remove)
+        setup, given = request.request()
         shoe = setup.starting_shoe()
         bets, _ = setup.chosen_bets(shoe.knows_suits)
         if len(bets) > MAX_SERVED:
             raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(bets)}")
         names = [bet.name for bet in bets]
-        return JSONResponse(staking.position(shoe, bets, setup.fixed_decisions(sessions.NOT_SERVED), request.staking(None), names).to_dict())
+        return JSONResponse(staking.position(shoe, bets, setup.fixed_decisions(NOT_SERVED), given, names).to_dict())
 
     @app.post("/api/v1/deal")
     def deal_route(request: DealRequest) -> JSONResponse:
         """One coup from cards in shoe order: `report`, what `baccarat-odds deal` prints (or the odds mid-coup); `coup` (hands, seats,
         totals, winner), the tableau's `steps`, and once it is settled each bet's `settlements` of the stake (exact amounts as text)."""
-        setup = request.settings().setup()
-        dealing = deal_command.DealRequest(setup=setup, cards=request.cards, stake=request.stake, given=request.given)
-        setup.fixed_decisions(sessions.NOT_SERVED)  # optimal, solved for a shoe, is not served
+        dealing = request.request()
+        dealing.setup.fixed_decisions(NOT_SERVED)  # optimal, solved for a shoe, is not served
         dealt = deal_command.run(dealing)
         return JSONResponse({"report": render(deal_command.document(dealt, dealing.amount), "text"),
                              **deal_data(dealt.cards, dealt.coup, dealt.settlements, dealing.amount)})
@@ -480,13 +512,7 @@ def create_app(db: str, token: str | None = None) -> Any:
     @app.post("/api/v1/sessions", status_code=201)
     def create_session(request: SessionRequest) -> Response:
         """A new session: the shoe, rules and bets to track, or a table (`table`, `table_toml`) that sets them; its state (its id first)."""
-        profile = tables.profile_given(request.table, request.table_toml)
-        if profile is None:
-            settings = request.settings()
-        else:
-            tables.check_alone(request.model_fields_set, profile.name)
-            settings = tables.session_settings(profile, request.suits)
-        return answer(store.load(store.create(settings)), 201)
+        return answer(store.load(store.create(request.request().settings)), 201)
 
     @app.get("/api/v1/sessions/{session}")
     def read_session(session: Id) -> Response:
@@ -542,14 +568,14 @@ def create_app(db: str, token: str | None = None) -> Any:
         """What to bet now: the Kelly position on the next coup of the session's shoe left, as `baccarat-odds size --format json`
         prints it (and `chosen`: which bets, and why). Nothing is stored."""
         loaded, analysis = current(session)
-        given = tables.table_staking(loaded.table.settings, request.staking(request.bets))
+        given = at_the_table(loaded.table, request.request())
         return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given).record)
 
     @app.put("/api/v1/sessions/{session}/sizing")
     def set_sizing(session: Id, request: StakeRequest, if_match: IfMatch = None, key: Key = None) -> Response:
         """Keep a bankroll and sizing settings with the session: its state then carries `what_to_bet` after every card
         (checked first by sizing the next coup; refused settings are not kept)."""
-        return write(session, keep_sizing(request.staking(request.bets)), if_match, key, f"PUT sizing {body(request)}")
+        return write(session, keep_sizing(request.request()), if_match, key, f"PUT sizing {body(request)}")
 
     @app.delete("/api/v1/sessions/{session}/sizing")
     def clear_sizing(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:

@@ -14,10 +14,11 @@ from fractions import Fraction
 from typing import Any
 
 from ..bets.profiles import TableProfile
+from ..commands.session import Table
 from ..engine.analysis import Analysis
 from ..studies.roads import roads
 from ..studies.sizing import Sizing
-from .sessions import Replay, Table
+from .sessions import Replay
 from .staking import expected_value, kelly_growth
 
 

@@ -27,8 +27,8 @@ from dataclasses import asdict, dataclass, field, replace
 from functools import lru_cache
 from typing import Any, Literal, get_args
 
-from ..bets.bets import Bet
-from ..commands.setup import Setup, TooLarge
+from ..commands.session import Settings, Table, table_of
+from ..commands.setup import TooLarge
 from ..core.cards import RANKS, Card, parse_card, parse_cards
 from ..core.coup import Coup, play_coup
 from ..core.numbers import shown
@@ -39,11 +39,6 @@ from ..errors import InputError
 from ..studies.dealing import coup_features, settle
 from .recent import Recent
 
-MAX_SHOE_CARDS = 5_200
-"""A session's shoe holds at most this many cards (100 decks)."""
-BURN_PROCEDURES = ("punto_banco", "none")
-"""punto_banco: a burn at the start of a shoe turns a card and burns as many face down as its value
-(tens and faces 10), unless told how many; none: a burn burns face down only the cards it is told."""
 HIDDEN_BURN_NOTE = ("cards burned face down stay unknown: they are not taken out of the shoe left, which is exact over the cards seen "
                     "(a card not seen is as likely to be any card not seen, so it changes no probability); they count only towards the cut card")
 
@@ -63,71 +58,6 @@ STATUS = ((NotFound, 404), (Refused, 409), (TooLarge, 413))
 def status_of(error: InputError) -> int:
     """The HTTP status of a refusal: 404, 409, 413, else 422 (a value refused)."""
     return next((code for kind, code in STATUS if isinstance(error, kind)), 422)
-
-
-@dataclass(frozen=True)
-class Settings:
-    """What a shoe, its rules and its bets are set up with, as the CLI's options name them (a bets
-    file and a rules file are given as text, never as a path)."""
-
-    decks: int | str | None = None
-    shoe: str | None = None
-    rules: str | None = None
-    rules_toml: str | None = None
-    policy: str = ""
-    commission: str | None = None
-    tie_pays: str | None = None
-    bets: str | None = None
-    bets_toml: str | None = None
-    suits: bool = False
-    """Whether cards are entered with their suits (needed by bets on suits)."""
-    burn: str = "punto_banco"
-    cut_card: int | None = None
-    """How many cards lie behind the cut card (None: no cut card)."""
-    table_toml: str | None = None
-    """The table profile the session was made from, as its TOML (None: none; see :mod:`.tables`)."""
-
-    def to_dict(self) -> dict[str, Any]:
-        return asdict(self)
-
-    def setup(self, remove: str | None = None) -> Setup:
-        """The shoe (less ``remove``), rules and bets of these settings, checked within the served limits."""
-        return Setup(decks=self.decks, shoe=self.shoe, remove=remove, rules=self.rules, rules_toml=self.rules_toml, policy=self.policy,
-                     commission=self.commission, tie_pays=self.tie_pays, bets=self.bets, bets_toml=self.bets_toml, served=True)
-
-
-NOT_SERVED = " at a time and is not served: give the policy itself (see `baccarat-odds chemin-de-fer`)"
-"""How a route refuses the policy optimal, solved for one shoe at a time."""
-
-
-@dataclass(frozen=True)
-class Table:
-    """Settings made into a starting shoe, decisions and bets (with the notes of their choice)."""
-
-    settings: Settings
-    start: Shoe
-    decisions: Decisions
-    bets: tuple[Bet, ...]
-    notes: tuple[str, ...]
-
-
-def table_of(settings: Settings) -> Table:
-    """A session's settings, checked and made into its table (refused as the CLI refuses them)."""
-    if settings.burn not in BURN_PROCEDURES:
-        raise InputError(f"burn must be one of {', '.join(BURN_PROCEDURES)}, not {shown(settings.burn)}")
-    setup = settings.setup()
-    start = setup.starting_shoe()
-    if start.with_replacement:
-        raise InputError("a session tracks the cards dealt from a finite shoe; the infinite deck (decks inf) puts every card back")
-    if start.size > MAX_SHOE_CARDS:
-        raise TooLarge(f"a session's shoe holds at most {MAX_SHOE_CARDS:,} cards, not {start.size:,}")
-    if settings.suits and not start.knows_suits:
-        raise InputError(f"suits: {start.description} is given by rank only; cards entered with suits need per-card counts (e.g. shoe 9h=7,...)")
-    if settings.cut_card is not None and not 0 <= settings.cut_card < start.size:
-        raise InputError(f"cut_card is the number of cards behind the cut card: from 0 to {start.size - 1}, not {settings.cut_card}")
-    decisions = setup.fixed_decisions(NOT_SERVED)
-    bets, notes = setup.chosen_bets(settings.suits)
-    return Table(settings, start, decisions, tuple(bets), tuple(notes))
 
 
 @dataclass(frozen=True)

@@ -15,8 +15,8 @@ from dataclasses import dataclass
 from fractions import Fraction
 from typing import Any
 
-from ..bets.bets import Bet, bet_names
-from ..commands.size import Staking
+from ..bets.bets import Bet
+from ..commands.size import SessionStaking, Staking
 from ..core.numbers import parse_exact
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
@@ -54,18 +54,13 @@ def kelly_growth(bet: BetAnalysis, rebate: Fraction) -> tuple[bool, Fraction]:
     return (True, mean) if not variance else (False, mean * mean / (2 * variance))
 
 
-def chosen(bets: Sequence[Bet], analysis: Analysis, staking: Staking, most: int = MAX_SERVED) -> tuple[list[Bet], str]:
+def chosen(bets: Sequence[Bet], analysis: Analysis, sizing: SessionStaking, most: int = MAX_SERVED) -> tuple[list[Bet], str]:
     """The bets of a session to size (without named bets, at most ``most`` positive ones), and in
     words why those."""
     by_name = {bet.name: bet for bet in bets}
     names = list(by_name)
-    if staking.bets is not None:
-        if not staking.bets.strip():
-            raise InputError("bets is empty: name the session's bets to size, separated by commas (or leave bets out)")
-        wanted = bet_names(staking.bets, "bets")
-        for name in wanted:
-            if name not in by_name:
-                raise InputError(f"bets: {name!r} is not a bet of this session ({', '.join(names)})")
+    staking, wanted = sizing.at_table, sizing.named
+    if wanted is not None:
         if len(wanted) > MAX_SERVED:
             raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(wanted)}")
         return [by_name[name] for name in wanted], "the bets named"
@@ -110,13 +105,13 @@ POSITIONS: "Recent[tuple[object, ...], Position]" = Recent(POSITIONS_KEPT)
 
 
 def session_position(key: object, left: Shoe, bets: Sequence[Bet], decisions: Decisions,
-                     analysis: Analysis, staking: Staking, most: int = MAX_SERVED) -> Position:
+                     analysis: Analysis, staking: SessionStaking, most: int = MAX_SERVED) -> Position:
     """What to bet now in a session (its shoe left ``left``): the sizing, with the bets ``chosen``
     (at most ``most`` positive ones) and why (kept for a few shoes, by ``key`` the session's settings)."""
-    cache = (key, left, staking, most)
+    cache = (key, left, staking.at_table, most)
     kept = POSITIONS.get(cache)
     if kept is not None:
         return kept
     sized, why = chosen(bets, analysis, staking, most)
-    sizing = position(left.checked(), sized, decisions, staking, [bet.name for bet in bets])
+    sizing = position(left.checked(), sized, decisions, staking.at_table, [bet.name for bet in bets])
     return POSITIONS.put(cache, Position(sizing, {**sizing.to_dict(), "chosen": why}))

@@ -31,9 +31,10 @@ from typing import Any
 
 from ..core.numbers import shown
 from ..errors import InputError
+from ..commands.session import Settings, Table, table_of
 from ..commands.setup import TooLarge
 from .recent import Recent
-from .sessions import ANALYSES_KEPT, Change, Edit, Event, NotFound, Refused, Replay, Settings, Table, advance, replay, status_of, table_of
+from .sessions import ANALYSES_KEPT, Change, Edit, Event, NotFound, Refused, Replay, advance, replay, status_of
 
 MAX_SESSIONS = 10_000
 """A store holds at most this many sessions."""
