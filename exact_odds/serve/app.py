@@ -7,12 +7,14 @@ file: bets and rules files are given as text. Answers are JSON responses built d
 own encoder, walking a whole analysis, would cost more than computing it).
 """
 
+import asyncio
+import contextlib
 import functools
 import hmac
 import json
 import re
 import time
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from fractions import Fraction
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -40,7 +42,7 @@ from ..commands.size import Staking
 from ..commands import deal as deal_command
 from ..commands.rules import rules_text
 from ..output.render import render
-from . import banner, events, sessions, staking, tables
+from . import banner, compute, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
 from .sessions import MAX_SHOE_CARDS, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
@@ -339,10 +341,17 @@ def repeated(store: Store, session: str, outcome: Repeated) -> Response:
     return Response(outcome.answer, outcome.status, headers=headers, media_type="application/json")
 
 
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The app's life: when it stops, the analyses' worker processes are shut (see :mod:`.compute`)."""
+    yield
+    await asyncio.to_thread(compute.COMPUTER.close)
+
+
 def create_app(db: str, token: str | None = None) -> Any:
     """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request)."""
     store = Store(db)
-    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None,
+    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Exact baccarat odds: analyses, deals and live shoe sessions. Every number is exact (fractions as strings).")
 
     @app.exception_handler(InputError)

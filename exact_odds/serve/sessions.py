@@ -34,9 +34,10 @@ from ..core.coup import Coup, play_coup
 from ..core.numbers import shown
 from ..core.policy import Decisions
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
-from ..engine.analysis import Analysis, analyze
+from ..engine.analysis import Analysis
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
+from .compute import COMPUTER
 from .recent import Recent
 
 MAX_SHOE_CARDS = 5_200
@@ -427,8 +428,10 @@ def analysis_of(table: Table, state: Replay) -> NextCoup:
     kept = ANALYSES.get(key)
     if kept is not None:
         return kept
-    analysis = analyze(shoe.checked(), list(table.bets), table.decisions)
-    return ANALYSES.put(key, NextCoup(analysis, analysis.to_dict(table.notes)))
+    # In this thread when the session computes alone; in a worker process while other sessions compute at once, the
+    # record and the counts of the exact figures sent back (the analysis is Python holding the GIL: see compute.py).
+    analysis, record = COMPUTER.next_coup(table, shoe.checked())
+    return ANALYSES.put(key, NextCoup(analysis, record))
 
 
 def session_state(session: str, table: Table, state: Replay) -> tuple[dict[str, Any], NextCoup | None]:
