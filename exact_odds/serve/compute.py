@@ -31,7 +31,7 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING
 
 from ..core.shoe import Shoe
 from ..engine.analysis import Analysis, BetAnalysis, ReturnRow, analyze
@@ -49,18 +49,11 @@ FAILURES = 3
 Record = dict[str, object]
 
 
-class BetCounts(NamedTuple):
-    """What a bet's :class:`~exact_odds.engine.analysis.BetAnalysis` is rebuilt from: its lines'
-    combinations (the rows of its pay table, in order), and its exact expectation as two integers."""
-
-    name: str
-    combinations: tuple[int, ...]
-    total: int
-    cards: int
-    numerator: int
-    denominator: int
-    scale: int
-    unordered: str
+BetCounts = tuple[str, tuple[int, ...], int, int, int, int, int, str]
+"""What a bet's :class:`~exact_odds.engine.analysis.BetAnalysis` is rebuilt from: its name, its
+lines' combinations (the rows of its pay table, in order), its total and cards, its exact expectation
+as two integers (numerator, denominator), its scale and how it is counted (a plain tuple: a named
+one takes three times as long to unpickle)."""
 
 
 @dataclass(frozen=True)
@@ -92,8 +85,8 @@ def worker_table(settings: "Settings") -> "Table":
 def compute(settings: "Settings", shoe: Shoe) -> Computed:
     """In a worker: the analysis of the next coup, as the record and the counts sent back."""
     analysis, record = analysis_and_record(worker_table(settings), shoe)
-    counts = tuple(BetCounts(result.bet.name, tuple(row.combinations for row in result.rows), result.total, result.cards,
-                             result.expected_value.numerator, result.expected_value.denominator, result.scale, result.unordered)
+    counts = tuple((result.bet.name, tuple(row.combinations for row in result.rows), result.total, result.cards,
+                    result.expected_value.numerator, result.expected_value.denominator, result.scale, result.unordered)
                    for result in analysis.bets)
     return Computed(record, dict(analysis.outcomes), analysis.total, analysis.notes, counts)
 
@@ -101,15 +94,14 @@ def compute(settings: "Settings", shoe: Shoe) -> Computed:
 def rebuilt(computed: Computed, table: "Table", shoe: Shoe) -> Analysis:
     """The Analysis a worker computed, over the server's own bets (their rows as ``analyze`` lays
     them out: one per line of the pay table, the last, a loss, left out where no coup reaches it)."""
-    if tuple(counts.name for counts in computed.bets) != tuple(bet.name for bet in table.bets):
+    if tuple(counts[0] for counts in computed.bets) != tuple(bet.name for bet in table.bets):
         raise ValueError("a worker analysed other bets than the session's")
     results = []
-    for bet, counts in zip(table.bets, computed.bets):
-        if not len(bet.payouts) - 1 <= len(counts.combinations) <= len(bet.payouts):
-            raise ValueError(f"a worker's return table of {bet.name} does not fit its pay table")
-        rows = tuple(ReturnRow(event, pays, count, counts.total) for event, pays, count in zip(bet.events, bet.payouts, counts.combinations))
-        results.append(BetAnalysis(bet, rows, counts.total, counts.cards, Fraction(counts.numerator, counts.denominator),
-                                   counts.scale, counts.unordered))
+    for bet, (name, combinations, total, cards, numerator, denominator, scale, unordered) in zip(table.bets, computed.bets):
+        if not len(bet.payouts) - 1 <= len(combinations) <= len(bet.payouts):
+            raise ValueError(f"a worker's return table of {name} does not fit its pay table")
+        rows = tuple(ReturnRow(event, pays, count, total) for event, pays, count in zip(bet.events, bet.payouts, combinations))
+        results.append(BetAnalysis(bet, rows, total, cards, Fraction(numerator, denominator), scale, unordered))
     return Analysis(shoe, table.decisions, computed.outcomes, computed.total, tuple(results), notes=computed.notes)
 
 
@@ -170,7 +162,7 @@ class Computer:
             if pool is None:
                 context = multiprocessing.get_context(start_method())
                 if start_method() == "forkserver":
-                    context.set_forkserver_preload([__name__, "exact_odds.serve.sessions"])
+                    context.set_forkserver_preload([__name__, "exact_odds.serve.sessions", "exact_odds.engine.compiled"])
                 pool = self.pool = ProcessPoolExecutor(self.cores, mp_context=context, initializer=quiet)
                 self.warming = [pool.submit(compute, table.settings, shoe) for _ in range(self.cores)]
                 return None
