@@ -109,6 +109,6 @@ def no_workers_left():
     yield
     import sys
 
-    compute = sys.modules.get("exact_odds.serve.compute")
-    if compute is not None and compute.COMPUTER.pool is not None:
-        compute.COMPUTER.close()
+    sessions = sys.modules.get("exact_odds.serve.sessions")
+    if sessions is not None and sessions.COMPUTER.pool is not None:
+        sessions.COMPUTER.close()

@@ -56,7 +56,7 @@ def waited_pool(computer: compute.Computer, table: Table, shoe: Shoe) -> Process
 @pytest.fixture(scope="module")
 def computer():
     """A computer of two workers; its workers ended after the tests (checked)."""
-    made = compute.Computer(cores=2)
+    made = compute.Computer(table_of, cores=2)
     yield made
     pool = made.pool
     processes = list(pool._processes.values()) if pool is not None else []
@@ -103,14 +103,14 @@ def test_a_refusal_in_a_worker_is_the_threads(computer):
 def test_analyses_at_once_go_to_the_workers_once_ready_and_one_core_stays_in_its_thread():
     table, shoe = the_next_coup(table_of(CASES[0][0]), "9 5")
     expected = analyze(shoe, list(table.bets), table.decisions)
-    computer = compute.Computer(cores=2)
+    computer = compute.Computer(table_of, cores=2)
     computer.together_until = float("inf")  # as after two analyses overlapped
     first = computer.next_coup(table, shoe)  # starts the pool, computed in the thread meanwhile
     assert first[0] == expected and computer.pool is not None and computer.answered_in_pool == 0
     waited_pool(computer, table, shoe)
     assert computer.next_coup(table, shoe) == first and computer.answered_in_pool == 1
     computer.close()
-    alone = compute.Computer(cores=1)
+    alone = compute.Computer(table_of, cores=1)
     alone.together_until = float("inf")
     assert alone.next_coup(table, shoe) == first and alone.pool is None
 
@@ -118,7 +118,7 @@ def test_analyses_at_once_go_to_the_workers_once_ready_and_one_core_stays_in_its
 def test_a_worker_killed_while_a_session_waits_on_it_loses_nothing(tmp_path, monkeypatch):
     """A session's card is answered (by the thread) while the worker computing its analysis is killed,
     its log kept: the answer is what a server opened again on the same file answers."""
-    computer = compute.Computer(cores=2)
+    computer = compute.Computer(table_of, cores=2)
     monkeypatch.setattr(sessions, "COMPUTER", computer)
     path = str(tmp_path / "sessions.sqlite")
     store = Store(path)
@@ -164,8 +164,7 @@ def test_a_worker_killed_while_a_session_waits_on_it_loses_nothing(tmp_path, mon
 
 
 def test_the_apps_end_shuts_the_workers(tmp_path, monkeypatch):
-    computer = compute.Computer(cores=2)
-    monkeypatch.setattr(compute, "COMPUTER", computer)
+    computer = compute.Computer(table_of, cores=2)
     monkeypatch.setattr(sessions, "COMPUTER", computer)
     computer.together_until = float("inf")
     with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:

@@ -42,7 +42,7 @@ from ..commands.size import Staking
 from ..commands import deal as deal_command
 from ..commands.rules import rules_text
 from ..output.render import render
-from . import banner, compute, events, sessions, staking, tables
+from . import banner, events, sessions, staking, tables
 from .docs_assets import add_offline_docs
 from .sessions import MAX_SHOE_CARDS, Seat, Settings, status_of
 from .store import Loaded, Precondition, Repeated, Stale, Store, etag
@@ -345,7 +345,7 @@ def repeated(store: Store, session: str, outcome: Repeated) -> Response:
 async def lifespan(app: FastAPI) -> AsyncIterator[None]:
     """The app's life: when it stops, the analyses' worker processes are shut (see :mod:`.compute`)."""
     yield
-    await asyncio.to_thread(compute.COMPUTER.close)
+    await asyncio.to_thread(sessions.COMPUTER.close)
 
 
 def create_app(db: str, token: str | None = None) -> Any:

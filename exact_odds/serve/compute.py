@@ -31,14 +31,14 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol
 
+from ..bets.bets import Bet
+from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.analysis import Analysis, BetAnalysis, ReturnRow, analyze
 from ..errors import InputError
-
-if TYPE_CHECKING:
-    from .sessions import Settings, Table
 
 LOG = logging.getLogger(__name__)
 TOGETHER = 1.0
@@ -47,6 +47,23 @@ analysis in the pool), so that two sessions fed card after card keep to the pool
 FAILURES = 3
 """The pool is given up (every analysis in the thread) after this many failures in a row."""
 Record = dict[str, object]
+
+
+class Table(Protocol):
+    """What the analysis reads of a session's table (:class:`.sessions.Table`)."""
+
+    @property
+    def settings(self) -> Hashable: ...
+    @property
+    def bets(self) -> tuple[Bet, ...]: ...
+    @property
+    def decisions(self) -> Decisions: ...
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+
+
+TableOf = Callable[[Any], Table]
+"""How a worker makes a session's table from its settings (:func:`.sessions.table_of`, sent by name)."""
 
 
 BetCounts = tuple[str, tuple[int, ...], int, int, int, int, int, str]
@@ -67,7 +84,7 @@ class Computed:
     bets: tuple[BetCounts, ...]
 
 
-def analysis_and_record(table: "Table", shoe: Shoe) -> tuple[Analysis, Record]:
+def analysis_and_record(table: Table, shoe: Shoe) -> tuple[Analysis, Record]:
     """The analysis of the next coup of ``shoe`` (checked) under ``table``, and its record:
     exactly what ``baccarat-odds --format json`` prints for them."""
     analysis = analyze(shoe, list(table.bets), table.decisions)
@@ -75,23 +92,21 @@ def analysis_and_record(table: "Table", shoe: Shoe) -> tuple[Analysis, Record]:
 
 
 @lru_cache(maxsize=64)
-def worker_table(settings: "Settings") -> "Table":
+def worker_table(table_of: TableOf, settings: Hashable) -> Table:
     """A session's table made in a worker, once for its settings (as the server made it)."""
-    from .sessions import table_of  # sessions imports this module: its table is made here only in a worker
-
     return table_of(settings)
 
 
-def compute(settings: "Settings", shoe: Shoe) -> Computed:
+def compute(table_of: TableOf, settings: Hashable, shoe: Shoe) -> Computed:
     """In a worker: the analysis of the next coup, as the record and the counts sent back."""
-    analysis, record = analysis_and_record(worker_table(settings), shoe)
+    analysis, record = analysis_and_record(worker_table(table_of, settings), shoe)
     counts = tuple((result.bet.name, tuple(row.combinations for row in result.rows), result.total, result.cards,
                     result.expected_value.numerator, result.expected_value.denominator, result.scale, result.unordered)
                    for result in analysis.bets)
     return Computed(record, dict(analysis.outcomes), analysis.total, analysis.notes, counts)
 
 
-def rebuilt(computed: Computed, table: "Table", shoe: Shoe) -> Analysis:
+def rebuilt(computed: Computed, table: Table, shoe: Shoe) -> Analysis:
     """The Analysis a worker computed, over the server's own bets (their rows as ``analyze`` lays
     them out: one per line of the pay table, the last, a loss, left out where no coup reaches it)."""
     if tuple(counts[0] for counts in computed.bets) != tuple(bet.name for bet in table.bets):
@@ -124,9 +139,11 @@ def start_method() -> str:
 
 class Computer:
     """Computes the analyses of sessions' next coups: in the caller's thread, or in a pool of
-    ``cores`` worker processes while analyses overlap (see the module's docstring)."""
+    ``cores`` worker processes while analyses overlap (see the module's docstring), where each
+    session's table is made by ``table_of`` from its settings."""
 
-    def __init__(self, cores: int | None = None, together: float = TOGETHER):
+    def __init__(self, table_of: TableOf, cores: int | None = None, together: float = TOGETHER):
+        self.table_of = table_of
         self.cores = usable_cores() if cores is None else cores
         self.together = together
         self.lock = threading.Lock()
@@ -138,7 +155,7 @@ class Computer:
         self.answered_in_pool = 0
         """How many analyses workers computed (the others were computed in the callers' threads)."""
 
-    def next_coup(self, table: "Table", shoe: Shoe) -> tuple[Analysis, Record]:
+    def next_coup(self, table: Table, shoe: Shoe) -> tuple[Analysis, Record]:
         """The analysis of the next coup of ``shoe`` (checked) under ``table``, and its record."""
         with self.lock:
             now = time.monotonic()
@@ -154,7 +171,7 @@ class Computer:
             with self.lock:
                 self.running -= 1
 
-    def ready_pool(self, table: "Table", shoe: Shoe) -> ProcessPoolExecutor | None:
+    def ready_pool(self, table: Table, shoe: Shoe) -> ProcessPoolExecutor | None:
         """The pool once its workers are ready; None until then (it is started here, its workers
         warmed by the analysis asked for)."""
         with self.lock:
@@ -164,7 +181,7 @@ class Computer:
                 if start_method() == "forkserver":
                     context.set_forkserver_preload([__name__, "exact_odds.serve.sessions", "exact_odds.engine.compiled"])
                 pool = self.pool = ProcessPoolExecutor(self.cores, mp_context=context, initializer=quiet)
-                self.warming = [pool.submit(compute, table.settings, shoe) for _ in range(self.cores)]
+                self.warming = [pool.submit(compute, self.table_of, table.settings, shoe) for _ in range(self.cores)]
                 return None
             if not all(future.done() for future in self.warming):
                 return None
@@ -174,10 +191,10 @@ class Computer:
             return None
         return pool
 
-    def in_pool(self, pool: ProcessPoolExecutor, table: "Table", shoe: Shoe) -> tuple[Analysis, Record] | None:
+    def in_pool(self, pool: ProcessPoolExecutor, table: Table, shoe: Shoe) -> tuple[Analysis, Record] | None:
         """The analysis computed by a worker; None where it failed (then computed in the thread)."""
         try:
-            future = pool.submit(compute, table.settings, shoe)
+            future = pool.submit(compute, self.table_of, table.settings, shoe)
         except (BrokenProcessPool, RuntimeError) as error:  # a worker died before; or the pool was shut
             self.discard(pool, f"{type(error).__name__}: {error}")
             return None
@@ -217,6 +234,3 @@ class Computer:
         if pool is not None:
             pool.shutdown(wait=True, cancel_futures=True)
 
-
-COMPUTER = Computer()
-"""The server's computer of analyses (its pool shut when the app stops: :func:`.app.create_app`)."""

@@ -37,7 +37,7 @@ from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
 from ..engine.analysis import Analysis
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
-from .compute import COMPUTER
+from .compute import Computer
 from .recent import Recent
 
 MAX_SHOE_CARDS = 5_200
@@ -411,6 +411,9 @@ class NextCoup:
     record: dict[str, object]
 
 
+COMPUTER = Computer(table_of)
+"""Where the analyses are computed: in the caller's thread, or in worker processes while sessions compute at once
+(its pool shut when the app stops: :func:`.app.create_app`)."""
 ANALYSES_KEPT = 64
 ANALYSES: "Recent[tuple[Settings, Shoe], NextCoup]" = Recent(ANALYSES_KEPT)
 """The analyses of the latest shoes left, by settings and shoe left (two sessions, or an undo and the card again, share them)."""
