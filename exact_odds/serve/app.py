@@ -7,12 +7,14 @@ file: bets and rules files are given as text. Answers are JSON responses built d
 own encoder, walking a whole analysis, would cost more than computing it).
 """
 
+import asyncio
+import contextlib
 import functools
 import hmac
 import json
 import re
 import time
-from collections.abc import Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
 from fractions import Fraction
 from importlib import resources
 from typing import Annotated, Any, Literal
@@ -371,10 +373,17 @@ def repeated(store: Store, session: str, outcome: Repeated) -> Response:
     return Response(outcome.answer, outcome.status, headers=headers, media_type="application/json")
 
 
+@contextlib.asynccontextmanager
+async def lifespan(app: FastAPI) -> AsyncIterator[None]:
+    """The app's life: when it stops, the analyses' worker processes are shut (see :mod:`.compute`)."""
+    yield
+    await asyncio.to_thread(sessions.COMPUTER.close)
+
+
 def create_app(db: str, token: str | None = None) -> Any:
     """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request)."""
     store = Store(db)
-    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None,
+    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Exact baccarat odds: analyses, deals and live shoe sessions. Every number is exact (fractions as strings).")
 
     @app.exception_handler(InputError)

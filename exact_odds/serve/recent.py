@@ -2,10 +2,8 @@
 
 Different sessions compute at once in the server's threads: no lock is held around an analysis
 (each session's changes are ordered by its own lock, Store.session_lock), and its caches (these) are
-safe across threads. Threads rather than a process pool, as measured (issue 30, on 2 cores): an
-analysis of every catalog bet is about 1 ms in the kernels and 2 ms in Python (its record's
-Fractions and text), and shipping it back from a process costs about as much again (pickled, 37 kB
-with its bets: 1.1 ms out and 1.0 ms in), so a pool would move the work without sharing it.
+safe across threads. While sessions compute at once, their analyses are computed in worker processes
+(see :mod:`.compute`, which says why); these caches stay in the server's process.
 """
 
 import threading

@@ -34,9 +34,10 @@ from ..core.coup import Coup, play_coup
 from ..core.numbers import shown
 from ..core.policy import Decisions
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
-from ..engine.analysis import Analysis, analyze
+from ..engine.analysis import Analysis
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
+from .compute import Computer
 from .recent import Recent
 
 HIDDEN_BURN_NOTE = ("cards burned face down stay unknown: they are not taken out of the shoe left, which is exact over the cards seen "
@@ -340,6 +341,9 @@ class NextCoup:
     record: dict[str, object]
 
 
+COMPUTER = Computer(table_of)
+"""Where the analyses are computed: in the caller's thread, or in worker processes while sessions compute at once
+(its pool shut when the app stops: :func:`.app.create_app`)."""
 ANALYSES_KEPT = 64
 ANALYSES: "Recent[tuple[Settings, Shoe], NextCoup]" = Recent(ANALYSES_KEPT)
 """The analyses of the latest shoes left, by settings and shoe left (two sessions, or an undo and the card again, share them)."""
@@ -357,8 +361,10 @@ def analysis_of(table: Table, state: Replay) -> NextCoup:
     kept = ANALYSES.get(key)
     if kept is not None:
         return kept
-    analysis = analyze(shoe.checked(), list(table.bets), table.decisions)
-    return ANALYSES.put(key, NextCoup(analysis, analysis.to_dict(table.notes)))
+    # In this thread when the session computes alone; in a worker process while other sessions compute at once, the
+    # record and the counts of the exact figures sent back (the analysis is Python holding the GIL: see compute.py).
+    analysis, record = COMPUTER.next_coup(table, shoe.checked())
+    return ANALYSES.put(key, NextCoup(analysis, record))
 
 
 def session_state(session: str, table: Table, state: Replay) -> tuple[dict[str, Any], NextCoup | None]:

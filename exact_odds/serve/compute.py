@@ -1,0 +1,236 @@
+"""Where the analysis of a session's next coup is computed: in the request's thread, or in a worker
+process while other sessions compute at once.
+
+Why a process pool (issue 30, measured on 2 cores: 8 decks, every catalog bet by rank). A card's
+analysis takes about 3 ms, nearly all of it Python that holds the GIL: the kernels, which release
+it, take 0.1 ms; the rest of :func:`~exact_odds.engine.analysis.analyze` 1 ms, and its record
+(``to_dict``: each bet's Fractions and their text) 2 ms. Threads of two sessions therefore take
+turns (1.1x as fast at once as one after the other), and no numpy or C rewrite of the record would
+change that without changing the engine. Shipped back whole, an Analysis costs as much as it took
+to compute (pickled with its bets, 37 kB: 0.7 ms out, 0.8 ms in); its record alone (dicts of text
+and numbers, 25 kB) 0.05 ms out and 0.08 ms in, and the integers its exact figures are rebuilt from
+(:class:`Computed`) less. So a worker computes the analysis and its record and sends back only
+those: the record, and the counts from which the server rebuilds the Analysis over the bets it
+holds (for the staking and the banner, which read its Fractions).
+
+One session alone, or one core, is computed in its own thread, as before (a worker's round trip
+would only add to its time); the pool starts when analyses overlap, and is used once its workers
+are ready (until then, and after any failure of a worker, the analysis is computed in the thread:
+the answer is the same, only later). A worker killed, or an answer that does not fit the session's
+bets, is never an answer: the analysis is computed again in the thread.
+"""
+
+import logging
+import multiprocessing
+import os
+import signal
+import threading
+import time
+from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from fractions import Fraction
+from functools import lru_cache
+from collections.abc import Callable, Hashable
+from typing import Any, Protocol
+
+from ..bets.bets import Bet
+from ..core.policy import Decisions
+from ..core.shoe import Shoe
+from ..engine.analysis import Analysis, BetAnalysis, ReturnRow, analyze
+from ..errors import InputError
+
+LOG = logging.getLogger(__name__)
+TOGETHER = 1.0
+"""Seconds after two analyses overlapped during which sessions are taken to compute at once (each
+analysis in the pool), so that two sessions fed card after card keep to the pool."""
+FAILURES = 3
+"""The pool is given up (every analysis in the thread) after this many failures in a row."""
+Record = dict[str, object]
+
+
+class Table(Protocol):
+    """What the analysis reads of a session's table (:class:`.sessions.Table`)."""
+
+    @property
+    def settings(self) -> Hashable: ...
+    @property
+    def bets(self) -> tuple[Bet, ...]: ...
+    @property
+    def decisions(self) -> Decisions: ...
+    @property
+    def notes(self) -> tuple[str, ...]: ...
+
+
+TableOf = Callable[[Any], Table]
+"""How a worker makes a session's table from its settings (:func:`.sessions.table_of`, sent by name)."""
+
+
+BetCounts = tuple[str, tuple[int, ...], int, int, int, int, int, str]
+"""What a bet's :class:`~exact_odds.engine.analysis.BetAnalysis` is rebuilt from: its name, its
+lines' combinations (the rows of its pay table, in order), its total and cards, its exact expectation
+as two integers (numerator, denominator), its scale and how it is counted (a plain tuple: a named
+one takes three times as long to unpickle)."""
+
+
+@dataclass(frozen=True)
+class Computed:
+    """What a worker sends back: the analysis's record, and the integers the Analysis is rebuilt from."""
+
+    record: Record
+    outcomes: dict[str, int]
+    total: int
+    notes: tuple[str, ...]
+    bets: tuple[BetCounts, ...]
+
+
+def analysis_and_record(table: Table, shoe: Shoe) -> tuple[Analysis, Record]:
+    """The analysis of the next coup of ``shoe`` (checked) under ``table``, and its record:
+    exactly what ``baccarat-odds --format json`` prints for them."""
+    analysis = analyze(shoe, list(table.bets), table.decisions)
+    return analysis, analysis.to_dict(table.notes)
+
+
+@lru_cache(maxsize=64)
+def worker_table(table_of: TableOf, settings: Hashable) -> Table:
+    """A session's table made in a worker, once for its settings (as the server made it)."""
+    return table_of(settings)
+
+
+def compute(table_of: TableOf, settings: Hashable, shoe: Shoe) -> Computed:
+    """In a worker: the analysis of the next coup, as the record and the counts sent back."""
+    analysis, record = analysis_and_record(worker_table(table_of, settings), shoe)
+    counts = tuple((result.bet.name, tuple(row.combinations for row in result.rows), result.total, result.cards,
+                    result.expected_value.numerator, result.expected_value.denominator, result.scale, result.unordered)
+                   for result in analysis.bets)
+    return Computed(record, dict(analysis.outcomes), analysis.total, analysis.notes, counts)
+
+
+def rebuilt(computed: Computed, table: Table, shoe: Shoe) -> Analysis:
+    """The Analysis a worker computed, over the server's own bets (their rows as ``analyze`` lays
+    them out: one per line of the pay table, the last, a loss, left out where no coup reaches it)."""
+    if tuple(counts[0] for counts in computed.bets) != tuple(bet.name for bet in table.bets):
+        raise ValueError("a worker analysed other bets than the session's")
+    results = []
+    for bet, (name, combinations, total, cards, numerator, denominator, scale, unordered) in zip(table.bets, computed.bets):
+        if not len(bet.payouts) - 1 <= len(combinations) <= len(bet.payouts):
+            raise ValueError(f"a worker's return table of {name} does not fit its pay table")
+        rows = tuple(ReturnRow(event, pays, count, total) for event, pays, count in zip(bet.events, bet.payouts, combinations))
+        results.append(BetAnalysis(bet, rows, total, cards, Fraction(numerator, denominator), scale, unordered))
+    return Analysis(shoe, table.decisions, computed.outcomes, computed.total, tuple(results), notes=computed.notes)
+
+
+def quiet() -> None:
+    """A worker ignores Ctrl-C (sent to the terminal's whole process group): the server shuts it."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+
+def usable_cores() -> int:
+    """The cores this process may run on (``taskset`` counted)."""
+    return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
+
+
+def start_method() -> str:
+    """forkserver where there is one: the server's threads are never forked (a lock another thread
+    held would stay locked in the child); each worker is forked from a process that imported the
+    engine once. Else spawn."""
+    return "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+
+
+class Computer:
+    """Computes the analyses of sessions' next coups: in the caller's thread, or in a pool of
+    ``cores`` worker processes while analyses overlap (see the module's docstring), where each
+    session's table is made by ``table_of`` from its settings."""
+
+    def __init__(self, table_of: TableOf, cores: int | None = None, together: float = TOGETHER):
+        self.table_of = table_of
+        self.cores = usable_cores() if cores is None else cores
+        self.together = together
+        self.lock = threading.Lock()
+        self.running = 0
+        self.together_until = float("-inf")
+        self.pool: ProcessPoolExecutor | None = None
+        self.warming: list[Future[Computed]] = []
+        self.failures = 0
+        self.answered_in_pool = 0
+        """How many analyses workers computed (the others were computed in the callers' threads)."""
+
+    def next_coup(self, table: Table, shoe: Shoe) -> tuple[Analysis, Record]:
+        """The analysis of the next coup of ``shoe`` (checked) under ``table``, and its record."""
+        with self.lock:
+            now = time.monotonic()
+            if self.running:
+                self.together_until = now + self.together
+            at_once = self.cores > 1 and now < self.together_until and self.failures < FAILURES
+            self.running += 1
+        try:
+            pool = self.ready_pool(table, shoe) if at_once else None
+            answer = None if pool is None else self.in_pool(pool, table, shoe)
+            return analysis_and_record(table, shoe) if answer is None else answer
+        finally:
+            with self.lock:
+                self.running -= 1
+
+    def ready_pool(self, table: Table, shoe: Shoe) -> ProcessPoolExecutor | None:
+        """The pool once its workers are ready; None until then (it is started here, its workers
+        warmed by the analysis asked for)."""
+        with self.lock:
+            pool = self.pool
+            if pool is None:
+                context = multiprocessing.get_context(start_method())
+                if start_method() == "forkserver":
+                    context.set_forkserver_preload([__name__, "exact_odds.serve.sessions", "exact_odds.engine.compiled"])
+                pool = self.pool = ProcessPoolExecutor(self.cores, mp_context=context, initializer=quiet)
+                self.warming = [pool.submit(compute, self.table_of, table.settings, shoe) for _ in range(self.cores)]
+                return None
+            if not all(future.done() for future in self.warming):
+                return None
+            warm = all(future.exception() is None for future in self.warming)
+        if not warm:
+            self.discard(pool, "a worker failed to start")
+            return None
+        return pool
+
+    def in_pool(self, pool: ProcessPoolExecutor, table: Table, shoe: Shoe) -> tuple[Analysis, Record] | None:
+        """The analysis computed by a worker; None where it failed (then computed in the thread)."""
+        try:
+            future = pool.submit(compute, self.table_of, table.settings, shoe)
+        except (BrokenProcessPool, RuntimeError) as error:  # a worker died before; or the pool was shut
+            self.discard(pool, f"{type(error).__name__}: {error}")
+            return None
+        try:
+            computed = future.result()
+            answer = rebuilt(computed, table, shoe), computed.record
+        except (BrokenProcessPool, CancelledError) as error:  # a worker died; or the pool was shut
+            self.discard(pool, f"{type(error).__name__}: {error}")
+            return None
+        except InputError:  # refused, as in the thread (its message and parameter sent back whole)
+            raise
+        except Exception:  # a defect: computed again in the thread, which answers or raises it itself
+            LOG.exception("an analysis failed in a worker process; computed again in the server's thread")
+            with self.lock:
+                self.failures += 1
+            return None
+        with self.lock:
+            self.failures = 0
+            self.answered_in_pool += 1
+        return answer
+
+    def discard(self, pool: ProcessPoolExecutor, why: str) -> None:
+        """Forget a pool that failed (a new one starts when analyses overlap again)."""
+        LOG.warning("the analyses' worker pool failed (%s); computed in the server's threads until a new one is ready", why)
+        with self.lock:
+            if self.pool is not pool:
+                return
+            self.pool, self.warming = None, []
+            self.failures += 1
+        pool.shutdown(wait=False, cancel_futures=True)
+
+    def close(self) -> None:
+        """Shut the pool, its workers ended (a new one starts when analyses overlap again)."""
+        with self.lock:
+            pool, self.pool, self.warming = self.pool, None, []
+            self.together_until = float("-inf")
+        if pool is not None:
+            pool.shutdown(wait=True, cancel_futures=True)
+
