@@ -23,7 +23,7 @@ PUBLIC = {
     "resolve": "core.policy",
     "catalog": "bets.bets",
     "load_bets": "bets.bets",
-    "analyze": "engine.analysis",
+    "analyze": "commands.analyze",
     "batch_expectations": "engine.batch",
     "InputError": "errors",
     "kernel_info": "engine.kernel",
@@ -31,7 +31,7 @@ PUBLIC = {
 __all__ = sorted(PUBLIC)
 
 if TYPE_CHECKING:
-    from .engine.analysis import analyze
+    from .commands.analyze import analyze
     from .bets.bets import catalog, load_bets
     from .errors import InputError
     from .engine.batch import batch_expectations

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from conftest import assert_exact
 
-from exact_odds.engine.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine
 from exact_odds.engine.batch import batch_expectations
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.core.rules import PUNTO_BANCO
@@ -169,8 +170,8 @@ def test_remove_takes_a_list_of_cards():
 @pytest.mark.parametrize("arguments,keywords,words", [
     ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "x"}, "unordered must be one of hands, cards"),
     ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "Hands"}, "unordered must be one of hands, cards"),
-    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": None}, "unordered must be one of hands, cards"),
-    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "hands", "given": "winner == tie"}, "given a condition"),
+    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": 5}, "unordered must be one of hands, cards"),
+    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "hands", "given": "winner == tie"}, "with given or by every bet is counted through the coup"),
     ((Shoe.decks(8), [CATALOG["banker"]]), {"unordered": "hands"}, "none of these bets is"),
     ((Shoe.decks(8), 5), {}, "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5"),
     ((Shoe.decks(8), ["banker", None]), {}, "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not None"),
@@ -390,8 +391,9 @@ def _entry_points():
         ("catalog", lambda: catalog()["dragon7"], "unknown bet 'dragon7'; did you mean dragon_7?", "name"),
         ("catalog", lambda: catalog().__setitem__("x", 5), "a catalog holds each Bet under its own name, not 5 under 'x'", "name"),
         ("load_bets", lambda: load_bets(None, "mine.toml"), "text must be text (a str), not None", "text"),
-        ("analyze", lambda: analyze(1, "banker", engine="fast"),
-         "engine must be an engine (PlainEngine(), or None for the compiled evaluator), not 'fast'", "engine"),
+        ("analyze", lambda: analyze(1, "banker", engine="quick"),
+         "engine must be fast, enumerate or an engine such as PlainEngine() (None: fast), not 'quick'", "engine"),
+        ("analyze", lambda: analyze(1, "banker", engine=5), "engine must be fast, enumerate or an engine such as PlainEngine() (None: fast), not 5", "engine"),
         ("analyze", lambda: analyze(1, "banker", given=5), 'given must be a condition (its text, e.g. "winner == tie"), not 5', "given"),
         ("analyze", lambda: analyze(1, "banker", policy=5), 'policy must be a Policy or its text ("player_on_5=draw"), not 5', "policy"),
         ("analyze", lambda: analyze(1, []), "bets is empty (give names separated by commas, or all)", "bets"),

@@ -30,13 +30,11 @@ from ..bets.bets import available_bets
 from ..core.cards import Card
 from ..core.coup import Coup
 from ..core.numbers import shown
-from ..core.policy import pure_policies, resolve
 from ..core.rules import PRESETS
-from ..engine.analysis import analyze
 from ..errors import InputError
-from ..commands.analyze import choices_document
 from ..commands.setup import MAX_TEXT
 from ..commands.size import Staking
+from ..commands import analyze as analyze_command
 from ..commands import deal as deal_command
 from ..commands.rules import rules_text
 from ..output.render import render
@@ -408,17 +406,12 @@ def create_app(db: str, token: str | None = None) -> Any:
         """The analysis of a shoe: exactly the JSON of `baccarat-odds --format json` with the same options
         (under rules with choices and no policy: one analysis for each pure choice, as the CLI prints)."""
         setup = request.settings().setup(request.remove)
-        shoe = setup.starting_shoe()
-        rules = setup.rule_set
-        bets, notes = setup.chosen_bets(shoe.knows_suits)
-        unordered = request.unordered or ""
-        if rules.option_points() and not setup.policy.strip() and request.given is None:
-            analyses = [analyze(shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
-            data = choices_document(analyses, notes, False).data
-            assert data is not None  # a document of choices always carries its record
-            return JSONResponse(data.record)
-        decisions = setup.fixed_decisions(sessions.NOT_SERVED)
-        return JSONResponse(analyze(shoe, bets, decisions, given=request.given, unordered=unordered).to_dict(notes))
+        analysis = analyze_command.AnalyzeRequest(setup=setup, given=request.given, unordered=request.unordered)
+        if setup.policy_given().base == "optimal":
+            setup.fixed_decisions(sessions.NOT_SERVED)  # optimal, solved for a shoe, is not served
+        data = analyze_command.run(analysis).data
+        assert data is not None  # an analysis's document always carries its record
+        return JSONResponse(data.record)
 
     @app.post("/api/v1/size")
     def size_route(request: SizeRequest) -> JSONResponse:

@@ -34,7 +34,7 @@ from ..core.coup import Coup, play_coup
 from ..core.numbers import shown
 from ..core.policy import Decisions
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
-from ..engine.analysis import Analysis, analyze
+from ..engine.analysis import Analysis, analyze_checked
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
 from .recent import Recent
@@ -427,7 +427,7 @@ def analysis_of(table: Table, state: Replay) -> NextCoup:
     kept = ANALYSES.get(key)
     if kept is not None:
         return kept
-    analysis = analyze(shoe.checked(), list(table.bets), table.decisions)
+    analysis = analyze_checked(shoe.checked(), list(table.bets), table.decisions)
     return ANALYSES.put(key, NextCoup(analysis, analysis.to_dict(table.notes)))
 
 
