@@ -1,0 +1,120 @@
+"""The library's public functions build the commands' requests (issue 30): each refusal of a
+request (or of its Setup) is the same sentence from the library, the command line (naming its
+flags) and the server (naming its fields), and an accepted call answers what the command prints."""
+
+import json
+from fractions import Fraction
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+from exact_odds import InputError, Shoe, analyze, catalog
+from exact_odds.engine.analysis import PlainEngine
+
+INFINITE_PAIRS = ("counting by hands or sets of cards has no meaning when cards are drawn with replacement (the infinite deck): two equal "
+                  "cards are one ordered draw, two different cards two; count the draws in order")
+
+# (the library's call, the command line's flags, the server's body or None where it has no such field,
+#  the library's message and parameter, the command line's message)
+ANALYZE_REFUSALS: list[tuple[Callable[[], Any], list[str], dict[str, Any] | None, str, str | None, str]] = [
+    (lambda: analyze(1, "player_pair", unordered="hands", given="winner == tie"),
+     ["--decks", "1", "--bets", "player_pair", "--unordered", "hands", "--given", "winner == tie"],
+     {"decks": 1, "bets": "player_pair", "unordered": "hands", "given": "winner == tie"},
+     "unordered counts bets on the first cards alone; with given or by every bet is counted through the coup", "unordered",
+     "--unordered counts bets on the first cards alone; with --given or --by every bet is counted through the coup"),
+    (lambda: analyze(1, "banker", unordered="hands"), ["--decks", "1", "--bets", "banker", "--unordered", "hands"],
+     {"decks": 1, "bets": "banker", "unordered": "hands"},
+     "unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is", "unordered",
+     "--unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is"),
+    (lambda: analyze("inf", "player_pair", unordered="cards"), ["--decks", "inf", "--bets", "player_pair", "--unordered", "cards"], None,
+     INFINITE_PAIRS, "unordered", INFINITE_PAIRS),
+    (lambda: analyze(1, "nope"), ["--decks", "1", "--bets", "nope"], {"decks": 1, "bets": "nope"},
+     "unknown bet 'nope': no bet of the catalog, the main bets or the bets given is named so", None,
+     "unknown bet 'nope': no bet of the catalog, the main bets or the bets given is named so"),
+    (lambda: analyze(1, "banker,,"), ["--decks", "1", "--bets", "banker,,"], {"decks": 1, "bets": "banker,,"},
+     "bets 'banker,,' holds an empty name (two commas together, or one at an end): give each name once, separated by commas", "bets",
+     "--bets 'banker,,' holds an empty name (two commas together, or one at an end): give each name once, separated by commas"),
+    (lambda: analyze(1, "banker, banker"), ["--decks", "1", "--bets", "banker, banker"], {"decks": 1, "bets": "banker, banker"},
+     "bets names banker twice: give each bet once", "bets", "--bets names banker twice: give each bet once"),
+    (lambda: analyze("A=24,K=24", "perfect_pair"), ["--shoe", "A=24,K=24", "--bets", "perfect_pair"], {"shoe": "A=24,K=24", "bets": "perfect_pair"},
+     "bet 'perfect_pair' reads suits, but the shoe is given by rank only (give per-card counts, e.g. 9h=7,...)", None,
+     "bet 'perfect_pair' reads suits, but the shoe is given by rank only (give per-card counts, e.g. 9h=7,...)"),
+    (lambda: analyze(1, policy="bogus=draw"), ["--decks", "1", "--policy", "bogus=draw"], {"decks": 1, "policy": "bogus=draw"},
+     "policy key 'bogus': expected player_on_T, player_on_A+B, banker_on_T_vs_X or banker_on_A+B_vs_X (T a total, A+B two card values, "
+     "X a third card 0-9 or stood)", "policy",
+     "--policy key 'bogus': expected player_on_T, player_on_A+B, banker_on_T_vs_X or banker_on_A+B_vs_X (T a total, A+B two card values, "
+     "X a third card 0-9 or stood)"),
+    (lambda: analyze(1, given="winner === tie"), ["--decks", "1", "--given", "winner === tie"], {"decks": 1, "given": "winner === tie"},
+     "unexpected '= tie' in condition 'winner === tie'", None, "unexpected '= tie' in condition 'winner === tie'"),
+    (lambda: analyze(1, rules="baccarat_gold", given="winner == tie"), ["--decks", "1", "--rules", "baccarat_gold", "--given", "winner == tie"],
+     {"decks": 1, "rules": "baccarat_gold", "given": "winner == tie"},
+     "Baccarat Gold leaves a choice open at player_on_5: give a policy, e.g. player_on_5=draw, =stand or =P (a probability such as 9/11)", None,
+     "Baccarat Gold leaves a choice open at player_on_5: give a policy, e.g. player_on_5=draw, =stand or =P (a probability such as 9/11)"),
+]
+
+
+@pytest.mark.parametrize(("call", "flags", "body", "message", "parameter", "in_cli"), ANALYZE_REFUSALS,
+                         ids=[f"analyze-{index}" for index in range(len(ANALYZE_REFUSALS))])
+def test_the_library_the_cli_and_the_server_give_the_analyze_request_s_refusal(
+        tmp_path: Path, run: Any, call: Callable[[], Any], flags: list[str], body: dict[str, Any] | None, message: str,
+        parameter: str | None, in_cli: str) -> None:
+    with pytest.raises(InputError) as refused:
+        call()
+    assert (str(refused.value), refused.value.parameter) == (message, parameter)
+    assert run(*flags) == (2, "", f"baccarat-odds: error: {in_cli}\n")
+    if body is not None:
+        pytest.importorskip("fastapi")
+        from fastapi.testclient import TestClient
+
+        from exact_odds.serve.app import create_app
+
+        with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+            response = client.post("/api/v1/analysis", json=body)
+        assert (response.status_code, response.json()) == (422, {"error": message})
+
+
+@pytest.mark.parametrize(("call", "message", "parameter"), [
+    (lambda: analyze(1, "player_pair", unordered="pairs"), 'unordered must be one of hands, cards (or "" for ordered draws), not \'pairs\'', "unordered"),
+    (lambda: analyze(1, "banker", engine="quick"), "engine must be fast, enumerate or an engine such as PlainEngine() (None: fast), not 'quick'", "engine"),
+    (lambda: analyze(1, "banker", given=7), 'given must be a condition (its text, e.g. "winner == tie"), not 7', "given"),
+    (lambda: analyze(1, "banker", policy=7), 'policy must be a Policy or its text ("player_on_5=draw"), not 7', "policy"),
+    (lambda: analyze(1, rules=7), "rules are a DrawRules, a preset name (punto_banco, baccarat_gold, chemin_de_fer_a, chemin_de_fer_b2, "
+     "chemin_de_fer_b3) or a rules file's path, not 7", "rules"),
+])
+def test_what_only_a_program_can_give_is_refused_by_the_request_naming_it(call: Callable[[], Any], message: str, parameter: str) -> None:
+    """Values the command line's choices and the server's body types cannot carry: the request names the parameter."""
+    with pytest.raises(InputError) as refused:
+        call()
+    assert (str(refused.value), refused.value.parameter) == (message, parameter)
+
+
+def test_decisions_and_a_policy_both_are_refused() -> None:
+    from exact_odds.core.policy import resolve
+
+    with pytest.raises(InputError, match=r"^give the policy either inside the decisions or as policy=, not both$") as refused:
+        analyze(1, rules=resolve("baccarat_gold", "player_on_5=draw"), policy="player_on_5=stand")
+    assert refused.value.parameter == "policy"
+
+
+def test_the_library_answers_what_the_cli_prints(run: Any) -> None:
+    """Given a condition, counted by hands, and on a composition: the library's record is the CLI's JSON."""
+    for flags, made in [
+        (["--decks", "2", "--bets", "banker,player_pair", "--given", "player_card1_rank == K"],
+         lambda: analyze(2, "banker, player_pair", given="player_card1_rank == K")),
+        (["--shoe", "A=8,5=8,9=8,K=16", "--bets", "player_pair,either_pair", "--unordered", "hands"],
+         lambda: analyze({"A": 8, "5": 8, "9": 8, "K": 16}, ["player_pair", catalog()["either_pair"]], unordered="hands")),
+        (["--decks", "1", "--remove", "5 5 K", "--rules", "baccarat_gold", "--policy", "player_on_5=stand", "--bets", "tie", "--engine", "enumerate"],
+         lambda: analyze(Shoe.decks(1).remove("5 5 K"), "tie", rules="baccarat_gold", policy="player_on_5=stand", engine=PlainEngine())),
+    ]:
+        code, out, _ = run(*flags, "--format", "json")
+        assert code == 0 and made().to_dict() == json.loads(out)
+
+
+def test_policy_optimal_is_solved_for_the_shoe_as_the_cli_solves_it(run: Any) -> None:
+    """The library refused policy optimal before it built the request; now it solves chemin de fer
+    for the shoe, as `baccarat-odds --policy optimal` does: the same record."""
+    code, out, _ = run("--shoe", "A=4,5=4,9=4,K=8", "--rules", "chemin_de_fer_a", "--policy", "optimal", "--bets", "player", "--format", "json")
+    made = analyze("A=4,5=4,9=4,K=8", "player", rules="chemin_de_fer_a", policy="optimal")
+    assert code == 0 and made.to_dict() == json.loads(out)
+    assert type(made["player"].expected_value) is Fraction
