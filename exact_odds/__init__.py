@@ -24,6 +24,7 @@ PUBLIC = {
     "catalog": "bets.bets",
     "load_bets": "bets.bets",
     "analyze": "commands.analyze",
+    "size": "commands.size",
     "batch_expectations": "engine.batch",
     "InputError": "errors",
     "kernel_info": "engine.kernel",
@@ -32,6 +33,7 @@ __all__ = sorted(PUBLIC)
 
 if TYPE_CHECKING:
     from .commands.analyze import analyze
+    from .commands.size import size
     from .bets.bets import catalog, load_bets
     from .errors import InputError
     from .engine.batch import batch_expectations

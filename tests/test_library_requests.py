@@ -118,3 +118,81 @@ def test_policy_optimal_is_solved_for_the_shoe_as_the_cli_solves_it(run: Any) ->
     made = analyze("A=4,5=4,9=4,K=8", "player", rules="chemin_de_fer_a", policy="optimal")
     assert code == 0 and made.to_dict() == json.loads(out)
     assert type(made["player"].expected_value) is Fraction
+
+
+# ---------------------------------------------------------------------------------------------
+# size: commands/size.py's Setup and Staking, built by exact_odds.size
+# ---------------------------------------------------------------------------------------------
+
+
+def test_size_stakes_the_kelly_fraction_of_one_bet_counted_by_brute_force() -> None:
+    """One bet that pays b to 1 with probability p, and loses a (a unit, less a rebate r) otherwise:
+    the growth p ln(1 + b f) + q ln(1 - a f) is highest at f = p / a - q / b. P(tie) on A=2,K=5
+    counted over every ordering of its seven cards."""
+    from exact_odds import size
+    from exact_odds.core.cards import Card
+    from oracles import brute_force_outcomes
+
+    outcomes = brute_force_outcomes({Card("A", "S"): 2, Card("K", "S"): 5})  # each copy a distinct card; suits play no part
+    p = Fraction(outcomes["tie"], sum(outcomes.values()))
+    for rebate, loss in ((None, Fraction(1)), ("1", Fraction(99, 100)), (Fraction(5, 2), Fraction(39, 40))):
+        sizing = size(bankroll=1000, shoe="A=2,K=5", bets="tie", rebate=rebate)
+        assert [(stake.bet, stake.amount) for stake in sizing.stakes] == [("tie", 1000 * (p / loss - (1 - p) / 8))]
+
+
+def test_size_is_the_size_command_s_record(run: Any) -> None:
+    from exact_odds import size
+
+    flags = ["--shoe", "A=4,K=24", "--bets", "banker,tie", "--bankroll", "500", "--kelly", "1/2", "--max", "tie=100", "--unit", "5"]
+    code, out, _ = run("size", *flags, "--format", "json")
+    made = size(bankroll=500, shoe="A=4,K=24", bets="banker, tie", kelly=Fraction(1, 2), max="tie=100", unit=5)
+    assert code == 0 and made.to_dict() == json.loads(out) and made.stakes
+
+
+SIZE_REFUSALS: list[tuple[dict[str, Any], list[str], str, str, str]] = [
+    ({"rebate": "100"}, ["--rebate", "100"], "rebate must be at least 0 and below 100 percent, not '100'", "rebate",
+     "--rebate must be at least 0 and below 100 percent, not '100'"),
+    ({"main": "banker"}, ["--main", "banker"], "main names the main bets for side_needs_main and side_ratio: give one of them, or leave it out",
+     "main", "--main names the main bets for --side-needs-main and --side-ratio: give one of them, or leave it out"),
+    ({"commission": "120"}, ["--commission", "120"], "commission must be at least 0 and below 100 percent, not '120'", "commission",
+     "--commission must be at least 0 and below 100 percent, not '120'"),
+    ({"bets": "banker", "tie_pays": "9"}, ["--bets", "banker", "--tie-pays", "9"],
+     "tie_pays sets the tie bet's pay, and the tie bet is not among the bets chosen", "tie_pays",
+     "--tie-pays sets the tie bet's pay, and the tie bet is not among the bets chosen"),
+    ({"kelly": "2"}, ["--kelly", "2"], "kelly must be a fraction above 0 and at most 1 (1: full Kelly, 1/2: half Kelly), not 2", "kelly",
+     "--kelly must be a fraction above 0 and at most 1 (1: full Kelly, 1/2: half Kelly), not 2"),
+]
+
+
+@pytest.mark.parametrize(("fields", "flags", "message", "parameter", "in_cli"), SIZE_REFUSALS, ids=[case[3] for case in SIZE_REFUSALS])
+def test_the_library_the_cli_and_the_server_give_the_size_request_s_refusal(
+        tmp_path: Path, run: Any, fields: dict[str, Any], flags: list[str], message: str, parameter: str, in_cli: str) -> None:
+    from exact_odds import size
+
+    with pytest.raises(InputError) as refused:
+        size(bankroll="100", shoe=1, **fields)
+    assert (str(refused.value), refused.value.parameter) == (message, parameter)
+    assert run("size", "--decks", "1", "--bankroll", "100", *flags) == (2, "", f"baccarat-odds: error: {in_cli}\n")
+    pytest.importorskip("fastapi")
+    from fastapi.testclient import TestClient
+
+    from exact_odds.serve.app import create_app
+
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
+        response = client.post("/api/v1/size", json={"decks": 1, "bankroll": "100", **fields})
+    assert (response.status_code, response.json()) == (422, {"error": message})
+
+
+@pytest.mark.parametrize(("fields", "message", "parameter"), [
+    ({"bankroll": 100.5}, "bankroll must be an exact number (an int or a Fraction), not 100.5", "bankroll"),
+    ({"bankroll": 100, "unit": True}, "unit must be an exact number (an int or a Fraction), not True", "unit"),
+    ({"bankroll": 100, "commission": 2.5}, "commission must be an exact number (an int or a Fraction), not 2.5", "commission"),
+    ({"bankroll": 100, "max": 0.5}, "max must be an exact number (an int or a Fraction), not 0.5", "max"),
+])
+def test_size_takes_no_float_for_an_amount(fields: dict[str, Any], message: str, parameter: str) -> None:
+    """Never a Fraction from a float: a program's amounts are ints, Fractions or their text."""
+    from exact_odds import size
+
+    with pytest.raises(InputError) as refused:
+        size(**fields)
+    assert (str(refused.value), refused.value.parameter) == (message, parameter)

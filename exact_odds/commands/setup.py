@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..bets.bets import Bet, available_bets, check_reach, chosen_bets, load_bets, parse_pays, select_bets
-from ..core.numbers import parse_percent, shown
+from ..core.numbers import exact_value, parse_percent, shown
 from ..core.policy import Decisions, Policy, resolve
 from ..core.rules import PRESETS, DrawRules, as_rules, load_rules, rules_named
 from ..core.shoe import Shoe, shoe_from_options
@@ -54,8 +54,8 @@ class Setup:
     rules: str | DrawRules | Decisions | None = None
     rules_toml: str | None = None
     policy: str | Policy = ""
-    commission: str | Fraction | None = None
-    tie_pays: str | Fraction | None = None
+    commission: str | Fraction | int | None = None
+    tie_pays: str | Fraction | int | None = None
     bets: "str | Bet | Iterable[str | Bet] | None" = None
     bets_toml: str | None = None
     bets_file: str | None = None
@@ -115,6 +115,8 @@ class Setup:
         """The commission given, in percent (None: the rule set's own)."""
         if self.commission is None:
             return None
+        if not isinstance(self.commission, str):  # from a program: an exact number, never a float
+            exact_value(self.commission, "commission", parameter="commission")
         rate = parse_percent(self.commission, "commission", parameter="commission")
         if not 0 <= rate < 100:
             raise InputError(f"commission must be at least 0 and below 100 percent, not {shown(self.commission)}", parameter="commission")
@@ -123,6 +125,8 @@ class Setup:
     def _tie_pays(self) -> Fraction | None:
         if self.tie_pays is None:
             return None
+        if not isinstance(self.tie_pays, str):
+            exact_value(self.tie_pays, "tie_pays", parameter="tie_pays")
         refusal = InputError(f"tie_pays must be a positive pay such as 8 or 9, not {shown(self.tie_pays)}", parameter="tie_pays")
         try:
             pay = parse_pays(self.tie_pays).net
