@@ -25,6 +25,8 @@ PUBLIC = {
     "load_bets": "bets.bets",
     "analyze": "commands.analyze",
     "size": "commands.size",
+    "solve_pay": "commands.solve_pay",
+    "chemin_de_fer": "commands.chemin",
     "batch_expectations": "engine.batch",
     "InputError": "errors",
     "kernel_info": "engine.kernel",
@@ -34,6 +36,8 @@ __all__ = sorted(PUBLIC)
 if TYPE_CHECKING:
     from .commands.analyze import analyze
     from .commands.size import size
+    from .commands.solve_pay import solve_pay
+    from .commands.chemin import chemin_de_fer
     from .bets.bets import catalog, load_bets
     from .errors import InputError
     from .engine.batch import batch_expectations

@@ -9,7 +9,7 @@ from typing import Any, Callable
 
 import pytest
 
-from exact_odds import InputError, Shoe, analyze, catalog
+from exact_odds import InputError, Shoe, analyze, catalog, chemin_de_fer, size, solve_pay
 from exact_odds.engine.analysis import PlainEngine
 
 INFINITE_PAIRS = ("counting by hands or sets of cards has no meaning when cards are drawn with replacement (the infinite deck): two equal "
@@ -129,7 +129,6 @@ def test_size_stakes_the_kelly_fraction_of_one_bet_counted_by_brute_force() -> N
     """One bet that pays b to 1 with probability p, and loses a (a unit, less a rebate r) otherwise:
     the growth p ln(1 + b f) + q ln(1 - a f) is highest at f = p / a - q / b. P(tie) on A=2,K=5
     counted over every ordering of its seven cards."""
-    from exact_odds import size
     from exact_odds.core.cards import Card
     from oracles import brute_force_outcomes
 
@@ -141,8 +140,6 @@ def test_size_stakes_the_kelly_fraction_of_one_bet_counted_by_brute_force() -> N
 
 
 def test_size_is_the_size_command_s_record(run: Any) -> None:
-    from exact_odds import size
-
     flags = ["--shoe", "A=4,K=24", "--bets", "banker,tie", "--bankroll", "500", "--kelly", "1/2", "--max", "tie=100", "--unit", "5"]
     code, out, _ = run("size", *flags, "--format", "json")
     made = size(bankroll=500, shoe="A=4,K=24", bets="banker, tie", kelly=Fraction(1, 2), max="tie=100", unit=5)
@@ -167,8 +164,6 @@ SIZE_REFUSALS: list[tuple[dict[str, Any], list[str], str, str, str]] = [
 @pytest.mark.parametrize(("fields", "flags", "message", "parameter", "in_cli"), SIZE_REFUSALS, ids=[case[3] for case in SIZE_REFUSALS])
 def test_the_library_the_cli_and_the_server_give_the_size_request_s_refusal(
         tmp_path: Path, run: Any, fields: dict[str, Any], flags: list[str], message: str, parameter: str, in_cli: str) -> None:
-    from exact_odds import size
-
     with pytest.raises(InputError) as refused:
         size(bankroll="100", shoe=1, **fields)
     assert (str(refused.value), refused.value.parameter) == (message, parameter)
@@ -191,8 +186,67 @@ def test_the_library_the_cli_and_the_server_give_the_size_request_s_refusal(
 ])
 def test_size_takes_no_float_for_an_amount(fields: dict[str, Any], message: str, parameter: str) -> None:
     """Never a Fraction from a float: a program's amounts are ints, Fractions or their text."""
-    from exact_odds import size
-
     with pytest.raises(InputError) as refused:
         size(**fields)
     assert (str(refused.value), refused.value.parameter) == (message, parameter)
+
+
+# ---------------------------------------------------------------------------------------------
+# solve_pay and chemin_de_fer: their commands' requests, built by the library
+# ---------------------------------------------------------------------------------------------
+
+
+def test_solve_pay_prices_the_tie_against_brute_force() -> None:
+    """The tie bet wins ``pay`` with probability p and loses 1 otherwise: a house edge e needs
+    p pay - (1 - p) = -e, pay = (1 - p - e) / p; p counted over every ordering of A=2,K=5."""
+    from exact_odds.core.cards import Card
+    from oracles import brute_force_outcomes
+
+    outcomes = brute_force_outcomes({Card("A", "S"): 2, Card("K", "S"): 5})
+    p = Fraction(outcomes["tie"], sum(outcomes.values()))
+    assert solve_pay(bet="tie", edge=Fraction(5), shoe="A=2,K=5").pay == (1 - p - Fraction(1, 20)) / p
+    assert solve_pay(bet=catalog()["tie"], edge="5%", shoe={"A": 2, "K": 5}).pay == (1 - p - Fraction(1, 20)) / p
+
+
+def test_solve_pay_and_chemin_de_fer_answer_what_their_commands_print(run: Any) -> None:
+    code, out, _ = run("solve-pay", "--bet", "dragon_7", "--decks", "6", "--max-edge", "8", "--format", "json")
+    record = json.loads(out)
+    made = solve_pay(bet="dragon_7", shoe=6, max_edge=8)
+    assert code == 0 and (str(made.smallest_whole_pay), str(made.analysis.house_edge)) == (record["smallest_whole_pay"]["pay"], record["house_edge_now"])
+    code, out, _ = run("chemin-de-fer", "--model", "B2", "--decks", "1", "--commission", "5", "--format", "json")
+    record = json.loads(out)
+    solution = chemin_de_fer(model="B2", shoe=1, commission=5)
+    assert code == 0 and (str(solution.value), solution.decks, str(solution.commission)) == (record["value"], record["decks"], record["commission"])
+    assert {key: str(value) for key, value in solution.player.items()} == {int(key): value for key, value in record["player"].items()}
+
+
+@pytest.mark.parametrize(("call", "flags", "message", "parameter", "in_cli"), [
+    (lambda: solve_pay(bet="dragon_7"), ["solve-pay", "--bet", "dragon_7"],
+     "give edge PCT (the pay for that house edge) or max_edge PCT (the smallest whole pay at or below it)", None,
+     "give --edge PCT (the pay for that house edge) or --max-edge PCT (the smallest whole pay at or below it)"),
+    (lambda: solve_pay(bet="dragon_7,tie", edge=5), ["solve-pay", "--bet", "dragon_7,tie", "--edge", "5"],
+     "bet takes one bet, not 'dragon_7,tie': solve-pay prices one bet (see `baccarat-odds bets` for the names)", "bet",
+     "--bet takes one bet, not 'dragon_7,tie': solve-pay prices one bet (see `baccarat-odds bets` for the names)"),
+    (lambda: solve_pay(bet="dragon_7", max_edge="x"), ["solve-pay", "--bet", "dragon_7", "--max-edge", "x"],
+     "max_edge must be an exact number such as 5, 2.5 or 2.5%, not 'x'", "max_edge", "--max-edge must be an exact number such as 5, 2.5 or 2.5%, not 'x'"),
+    (lambda: chemin_de_fer(), ["chemin-de-fer"], "give model A|B2|B3 or rules NAME|FILE (a chemin de fer rule set)", None,
+     "give --model A|B2|B3 or --rules NAME|FILE (a chemin de fer rule set)"),
+    (lambda: chemin_de_fer(model="A", rules="chemin_de_fer_a"), ["chemin-de-fer", "--model", "A", "--rules", "chemin_de_fer_a"],
+     "give model or rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)", None,
+     "give --model or --rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)"),
+])
+def test_the_library_and_the_cli_give_the_solve_pay_and_chemin_requests_refusals(
+        run: Any, call: Callable[[], Any], flags: list[str], message: str, parameter: str | None, in_cli: str) -> None:
+    with pytest.raises(InputError) as refused:
+        call()
+    assert (str(refused.value), refused.value.parameter) == (message, parameter)
+    assert run(*flags) == (2, "", f"baccarat-odds: error: {in_cli}\n")
+
+
+def test_the_library_s_public_names_are_its_commands_functions() -> None:
+    """Each public function of a command is its command module's own (lazy: imported on first use)."""
+    import exact_odds
+    from exact_odds.commands import analyze as analyze_module, chemin, size, solve_pay
+
+    assert (exact_odds.analyze, exact_odds.size, exact_odds.solve_pay, exact_odds.chemin_de_fer) == (
+        analyze_module.analyze, size.size, solve_pay.solve_pay, chemin.chemin_de_fer)

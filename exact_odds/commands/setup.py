@@ -85,16 +85,17 @@ class Setup:
         here; rules given as an object are kept as they are."""
         if bets_file is not None and not bets_file.strip():
             raise InputError("bets_file is empty: name a TOML file of bets", parameter="bets_file")
-        text = None
         if bets_file is not None:
+            if fields.get("bets_toml") is not None:
+                raise InputError("give bets_file (a path) or bets_toml (a bets file's text), not both", parameter="bets_file")
             try:
                 with open(bets_file, encoding="utf-8") as user_file:
-                    text = user_file.read()
+                    fields["bets_toml"] = user_file.read()
             except OSError as error:
                 raise InputError(f"cannot read bets file {shown(bets_file)}: {error.strerror}") from None
             except UnicodeDecodeError:
                 raise InputError(f"cannot read bets file {shown(bets_file)}: not UTF-8 text") from None
-        return cls(rules=rules_named(rules) if isinstance(rules, str) else rules, bets_toml=text, bets_file=bets_file, **fields)
+        return cls(rules=rules_named(rules) if isinstance(rules, str) else rules, bets_file=bets_file, **fields)
 
     def named_rules(self) -> DrawRules:
         """The rule set named (a preset, a rules file or the object given), before the pays given."""
