@@ -347,7 +347,7 @@ def test_to_dict_is_the_json_the_cli_prints_byte_for_byte(run, tmp_path, case):
 # ---------------------------------------------------------------------------------------------
 
 def _entry_points():
-    from exact_odds import (BACCARAT_GOLD, PRESETS, DrawRules, Policy, batch_expectations, load_rules, resolve)
+    from exact_odds import (BACCARAT_GOLD, PRESETS, DrawRules, Policy, batch_expectations, chemin_de_fer, load_rules, resolve, size, solve_pay)
 
     rules = dict(name="x", naturals=frozenset({8, 9}), player=PUNTO_BANCO.player, banker_when_player_stood=PUNTO_BANCO.player,
                  banker_tableau=PUNTO_BANCO.banker_tableau)
@@ -400,6 +400,12 @@ def _entry_points():
         ("analyze", lambda: result.probability("bank"), "outcome must be one of banker, player, tie, not 'bank'", "outcome"),
         ("analyze", lambda: result["dragon_7"], "no bet 'dragon_7' in this analysis (it has banker)", "name"),
         ("analyze", lambda: result.to_dict("a note"), "notes must be a list of sentences (text), not 'a note'", "notes"),
+        ("size", lambda: size(bankroll=100.5), "bankroll must be an exact number (an int or a Fraction), not 100.5", "bankroll"),
+        ("size", lambda: size(bankroll=100, kelly=2), "kelly must be a fraction above 0 and at most 1 (1: full Kelly, 1/2: half Kelly), not 2", "kelly"),
+        ("solve_pay", lambda: solve_pay(bet="tie", edge=0.5), "edge must be an exact number (an int or a Fraction), not 0.5", "edge"),
+        ("solve_pay", lambda: solve_pay(bet=5, edge=5), "bet takes one bet, not 5: solve-pay prices one bet (see `baccarat-odds bets` for the names)", "bet"),
+        ("chemin_de_fer", lambda: chemin_de_fer(model=5), "model must be A, B2 or B3 (text), not 5", "model"),
+        ("chemin_de_fer", lambda: chemin_de_fer(model="A", commission=2.5), "commission must be an exact number (an int or a Fraction), not 2.5", "commission"),
         ("batch_expectations", lambda: batch_expectations([[4] * 13], "banker", outcomes=1), "outcomes must be True or False, not 1", "outcomes"),
         ("batch_expectations", lambda: batch_expectations([[4] * 13], 5),
          "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5", "bets"),

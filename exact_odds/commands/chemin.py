@@ -8,7 +8,7 @@ from dataclasses import dataclass, replace
 from fractions import Fraction
 from typing import TYPE_CHECKING
 
-from ..core.numbers import fixed
+from ..core.numbers import fixed, shown
 from ..core.rules import DRAW, PUNTO_BANCO, STAND
 from ..errors import InputError
 from ..games.chemin import Key, Solution, Uniqueness, game_rules, key_text, solve
@@ -40,6 +40,8 @@ class CheminRequest:
             raise InputError("give model A|B2|B3 or rules NAME|FILE (a chemin de fer rule set)", mentions=("model", "rules"))
         if self.model is not None and self.setup.rules is not None:
             raise InputError("give model or rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)", mentions=("model", "rules"))
+        if self.model is not None and not isinstance(self.model, str):
+            raise InputError(f"model must be A, B2 or B3 (text), not {shown(self.model)}", parameter="model")
 
 
 def run(request: CheminRequest) -> Solution:

@@ -217,7 +217,7 @@ def par_sheet(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | I
               decks: Sequence[int | str] = DECKS, title: str = "", game: str = "", submitter: str = "", version: str | None = None,
               date: str = "", command: str = "", inputs: Sequence[Digest] = (), table: TableView | None = None,
               engine: Engine | None = None) -> ParSheet:
-    """The PAR workbook's data for ``bets`` on ``shoe`` (given as :func:`~exact_odds.engine.analysis.analyze`
+    """The PAR workbook's data for ``bets`` on ``shoe`` (given as :func:`exact_odds.analyze`
     takes them), with each bet's counts on each of ``decks``, and the ``table`` view of a bet mix where given;
     the rule set as analysed is added to the inputs.
     The program's ``version`` is this package's unless given (the command adds how the batches are weighed).
