@@ -27,6 +27,7 @@ PUBLIC = {
     "size": "commands.size",
     "solve_pay": "commands.solve_pay",
     "chemin_de_fer": "commands.chemin",
+    "depth": "commands.depth",
     "batch_expectations": "engine.batch",
     "InputError": "errors",
     "kernel_info": "engine.kernel",
@@ -38,6 +39,7 @@ if TYPE_CHECKING:
     from .commands.size import size
     from .commands.solve_pay import solve_pay
     from .commands.chemin import chemin_de_fer
+    from .commands.depth import depth
     from .bets.bets import catalog, load_bets
     from .errors import InputError
     from .engine.batch import batch_expectations

@@ -250,3 +250,18 @@ def test_the_library_s_public_names_are_its_commands_functions() -> None:
 
     assert (exact_odds.analyze, exact_odds.size, exact_odds.solve_pay, exact_odds.chemin_de_fer) == (
         analyze_module.analyze, size.size, solve_pay.solve_pay, chemin.chemin_de_fer)
+
+
+def test_depth_is_the_depth_command_s_record(run: Any) -> None:
+    """The library's study and the command's JSON, on a shoe small enough to count at once; and the
+    request's refusal of the cards left in both."""
+    from exact_odds import depth
+
+    code, out, _ = run("depth", "--shoe", "A=2,5=2,9=2,K=6", "--cards-left", "6-8", "--bets", "banker,tie", "--workers", "1", "--format", "json")
+    study = depth(shoe="A=2,5=2,9=2,K=6", cards_left=range(6, 9), bets="banker, tie", workers=1)
+    assert code == 0 and study.to_dict() == json.loads(out)
+    message = "cards_left 13 is past the shoe: custom shoe A=2,5=2,9=2,K=6 holds 12 cards"
+    with pytest.raises(InputError) as refused:
+        depth(shoe="A=2,5=2,9=2,K=6", cards_left=13, workers=1)
+    assert (str(refused.value), refused.value.parameter) == (message, "cards_left")
+    assert run("depth", "--shoe", "A=2,5=2,9=2,K=6", "--cards-left", "13") == (2, "", f"baccarat-odds: error: --cards-left{message[10:]}\n")
