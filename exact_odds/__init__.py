@@ -28,6 +28,7 @@ PUBLIC = {
     "solve_pay": "commands.solve_pay",
     "chemin_de_fer": "commands.chemin",
     "depth": "commands.depth",
+    "protect": "commands.protect",
     "batch_expectations": "engine.batch",
     "InputError": "errors",
     "kernel_info": "engine.kernel",
@@ -40,6 +41,7 @@ if TYPE_CHECKING:
     from .commands.solve_pay import solve_pay
     from .commands.chemin import chemin_de_fer
     from .commands.depth import depth
+    from .commands.protect import protect
     from .bets.bets import catalog, load_bets
     from .errors import InputError
     from .engine.batch import batch_expectations

@@ -347,7 +347,7 @@ def test_to_dict_is_the_json_the_cli_prints_byte_for_byte(run, tmp_path, case):
 # ---------------------------------------------------------------------------------------------
 
 def _entry_points():
-    from exact_odds import (BACCARAT_GOLD, PRESETS, DrawRules, Policy, batch_expectations, chemin_de_fer, depth, load_rules, resolve, size, solve_pay)
+    from exact_odds import (BACCARAT_GOLD, PRESETS, DrawRules, Policy, batch_expectations, chemin_de_fer, depth, load_rules, protect, resolve, size, solve_pay)
 
     rules = dict(name="x", naturals=frozenset({8, 9}), player=PUNTO_BANCO.player, banker_when_player_stood=PUNTO_BANCO.player,
                  banker_tableau=PUNTO_BANCO.banker_tableau)
@@ -409,6 +409,7 @@ def _entry_points():
         ("depth", lambda: depth(cards_left="6..9", shoe=1),
          "cards_left '6..9': expected numbers, ranges or ranges with a step, such as 6-26, 18,26,34 or 18-50/8", "cards_left"),
         ("depth", lambda: depth(cards_left=6, shoe=1, workers=0), "workers must be a whole number from 1, not 0", "workers"),
+        ("protect", lambda: protect(known=7), "known must be a shoe position from 1 to 6 (of the coup's six-card sequence), not 7", "known"),
         ("batch_expectations", lambda: batch_expectations([[4] * 13], "banker", outcomes=1), "outcomes must be True or False, not 1", "outcomes"),
         ("batch_expectations", lambda: batch_expectations([[4] * 13], 5),
          "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5", "bets"),

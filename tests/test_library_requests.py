@@ -265,3 +265,18 @@ def test_depth_is_the_depth_command_s_record(run: Any) -> None:
         depth(shoe="A=2,5=2,9=2,K=6", cards_left=13, workers=1)
     assert (str(refused.value), refused.value.parameter) == (message, "cards_left")
     assert run("depth", "--shoe", "A=2,5=2,9=2,K=6", "--cards-left", "13") == (2, "", f"baccarat-odds: error: --cards-left{message[10:]}\n")
+
+
+def test_protect_is_the_protect_command_s_record(run: Any) -> None:
+    """A known card on a small shoe: the library's record is the command's JSON; and the request's
+    refusal the same in both doors."""
+    from exact_odds import protect
+
+    code, out, _ = run("protect", "--shoe", "A=2,5=2,9=2,K=6", "--known", "2", "--bets", "banker,player,tie", "--format", "json")
+    made = protect(shoe="A=2,5=2,9=2,K=6", known=2, bets="banker, player, tie")
+    assert code == 0 and {**made.to_dict(), "notes": []} == json.loads(out)  # the command adds its notes (none here)
+    message = "known must be a shoe position from 1 to 6 (of the coup's six-card sequence), not 7"
+    with pytest.raises(InputError) as refused:
+        protect(shoe="A=2,5=2,9=2,K=6", known=7)
+    assert (str(refused.value), refused.value.parameter) == (message, "known")
+    assert run("protect", "--shoe", "A=2,5=2,9=2,K=6", "--known", "7") == (2, "", f"baccarat-odds: error: --{message}\n")

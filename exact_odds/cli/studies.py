@@ -57,18 +57,13 @@ def protect(ctx: click.Context, /, known: int | None, sorted: int | None, groups
     (default banker, player, tie; all: the catalog) or nothing, exactly: a known card (--known K), a
     sort of the first cards (--sorted K --groups ...) or the best sort (--best-sort). The gain per coup,
     the share of coups in which the information changes the decision, and the decision table."""
-    from ..commands.protect import document, figure, request_of, run
+    from ..commands.protect import document, figure, protect_request, run
     from ..output.render import render
 
-    given_options = options(ctx, **local)
-    shoe = given_options.starting_shoe()
-    bets, notes = given_options.chosen_bets(shoe.knows_suits)
-    every = (given_options.bets or "").strip().lower() == "all"
-    request, left = request_of(shoe, given_options.decisions(shoe), bets, every, known=known, sorted=sorted, groups=groups,
-                               best_sort=best_sort, over=over)
+    request, notes = protect_request(options(ctx, **local), known=known, sorted=sorted, groups=groups, best_sort=best_sort, over=over)
     plot = plot_target(plot_path)
     result = run(request)
-    emit(render(document(result, notes + left), fmt))
+    emit(render(document(result, notes), fmt))
     if plot:
         plot.write(figure(result))
 
