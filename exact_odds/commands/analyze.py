@@ -13,7 +13,7 @@ from ..core.features import OUTCOMES, feature_kind
 from ..core.numbers import fixed, percent, shown, square_root
 from ..core.policy import Decisions, Policy, pure_policies, resolve
 from ..core.rules import PUNTO_BANCO, DrawRules
-from ..core.shoe import Shoe, as_shoe
+from ..core.shoe import Shoe
 from ..engine.analysis import ENGINES, Analysis, BetAnalysis, Engine, analyze_checked, best_of, by_feature, check_unordered
 from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Group, Heading, Paragraph, table
@@ -287,7 +287,7 @@ def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Ite
     ...
     exact_odds.errors.InputError: unordered counts bets on the first cards alone; with given or by every bet is counted through the coup
     """
-    setup = Setup.reading(shoe=as_shoe(shoe) if isinstance(shoe, str) else shoe, rules=rules, policy="" if policy is None else policy, bets=bets)
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, bets=bets)
     request = AnalyzeRequest(setup=setup, given=given, unordered=unordered, engine=engine)
     for note in request.notes:  # kept in the analysis too (its record's notes, as the command line prints them)
         warnings.warn(note, UserWarning, stacklevel=2)

@@ -218,7 +218,5 @@ def chemin_de_fer(*, model: str | None = None, rules: "DrawRules | str | None" =
     ...
     exact_odds.errors.InputError: give model A|B2|B3 or rules NAME|FILE (a chemin de fer rule set)
     """
-    from ..core.shoe import as_shoe
-
-    setup = Setup.reading(shoe=as_shoe(shoe) if isinstance(shoe, str) else shoe, rules=rules, commission=commission)
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, commission=commission)
     return run(CheminRequest(setup=setup, model=model))

@@ -159,10 +159,8 @@ def depth(*, cards_left: "str | int | Sequence[int]", shoe: "Shoe | int | str | 
     >>> tie.mean, tie.p_positive  # (8 - 6) / 7
     (Fraction(2, 7), Fraction(1, 7))
     """
-    from ..core.shoe import as_shoe
     from .setup import Setup
 
-    setup = Setup.reading(shoe=as_shoe(shoe) if isinstance(shoe, str) else shoe, rules=rules, policy="" if policy is None else policy,
-                          commission=commission, tie_pays=tie_pays, bets=bets, bets_toml=bets_toml)
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, commission=commission, tie_pays=tie_pays, bets=bets, bets_toml=bets_toml)
     request, _ = depth_request(setup, cards_left, workers=workers, scheduler=scheduler, resume=resume)
     return run(request)

@@ -228,10 +228,8 @@ def protect(*, known: int | None = None, sorted: int | None = None, groups: str 
     >>> protection.gain  # Jacobson, "Baccarat: The Known Card": 6.765% per coup
     Fraction(6604082064256, 97624966318425)
     """
-    from ..core.shoe import as_shoe
     from .setup import Setup
 
-    setup = Setup.reading(shoe=as_shoe(shoe) if isinstance(shoe, str) else shoe, rules=rules, policy="" if policy is None else policy,
-                          commission=commission, tie_pays=tie_pays, bets=bets, bets_toml=bets_toml)
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, commission=commission, tie_pays=tie_pays, bets=bets, bets_toml=bets_toml)
     request, _ = protect_request(setup, known=known, sorted=sorted, groups=groups, best_sort=best_sort, over=over)
     return run(request)

@@ -97,6 +97,16 @@ class Setup:
                 raise InputError(f"cannot read bets file {shown(bets_file)}: not UTF-8 text") from None
         return cls(rules=rules_named(rules) if isinstance(rules, str) else rules, bets_file=bets_file, **fields)
 
+    @classmethod
+    def of_arguments(cls, *, shoe: object = None, rules: str | DrawRules | Decisions | None = None, policy: "str | Policy | None" = None,
+                     **fields: Any) -> "Setup":
+        """The setup of a library function's arguments: ``shoe`` as :func:`~exact_odds.core.shoe.as_shoe`
+        reads one (text too: ``"8"``, ``"inf"``, a composition), ``rules`` by a preset's name, a rules
+        file's path or as an object, ``policy`` None for none (the other fields as they are)."""
+        from ..core.shoe import as_shoe
+
+        return cls.reading(shoe=as_shoe(shoe) if isinstance(shoe, str) else shoe, rules=rules, policy="" if policy is None else policy, **fields)
+
     def named_rules(self) -> DrawRules:
         """The rule set named (a preset, a rules file or the object given), before the pays given."""
         if self.rules_toml is not None:

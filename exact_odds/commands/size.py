@@ -249,10 +249,7 @@ def size(*, bankroll: "Fraction | int | str", shoe: "Shoe | int | str | Mapping[
     import warnings
     from dataclasses import replace
 
-    from ..core.shoe import as_shoe
-
-    setup = Setup.reading(shoe=as_shoe(shoe) if isinstance(shoe, str) else shoe, rules=rules, policy="" if policy is None else policy,
-                          commission=commission, tie_pays=tie_pays, bets=bets)
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, commission=commission, tie_pays=tie_pays, bets=bets)
     staking = Staking(bankroll=bankroll, kelly=kelly, rebate=rebate, min=min, max=max, total_max=total_max, unit=unit,
                       side_needs_main=side_needs_main, side_ratio=side_ratio, main=main)
     sizing, notes = sized(setup, staking, engine)

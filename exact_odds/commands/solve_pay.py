@@ -130,9 +130,6 @@ def solve_pay(*, bet: "str | Bet", edge: "Fraction | int | str | None" = None, m
     ...
     exact_odds.errors.InputError: edge must be an exact number (an int or a Fraction), not 0.5
     """
-    from ..core.shoe import as_shoe
-
-    setup = Setup.reading(shoe=as_shoe(shoe) if isinstance(shoe, str) else shoe, rules=rules, policy="" if policy is None else policy,
-                          commission=commission, tie_pays=tie_pays, bets_toml=bets_toml)
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, commission=commission, tie_pays=tie_pays, bets_toml=bets_toml)
     solution, _ = run(SolvePayRequest(setup=setup, bet=bet, row=row, edge=edge, max_edge=max_edge))
     return solution
