@@ -40,7 +40,8 @@ from pathlib import Path  # noqa: E402
 
 import numpy as np  # noqa: E402
 
-from exact_odds.engine.analysis import PlainEngine, analyze  # noqa: E402
+from exact_odds import analyze  # noqa: E402
+from exact_odds.engine.analysis import PlainEngine  # noqa: E402
 from exact_odds.engine.batch import batch_expectations  # noqa: E402
 from exact_odds.bets.bets import Bet, catalog, load_bets  # noqa: E402
 from exact_odds.engine.compiled import FastEngine  # noqa: E402
@@ -216,7 +217,7 @@ def peak_memory(bets_text: str, given: str | None = None, shoe: str = "") -> tup
     bets) on 8 decks or the ``shoe`` given by per-card counts, given a condition if any. The peak is
     the process's own (VmHWM): Linux carries ru_maxrss over an exec from the parent, this one."""
     script = ("import resource, sys, time\n"
-              "from exact_odds.engine.analysis import analyze\nfrom exact_odds.bets.bets import catalog, load_bets\nfrom exact_odds.core.shoe import Shoe\n"
+              "from exact_odds import analyze\nfrom exact_odds.bets.bets import catalog, load_bets\nfrom exact_odds.core.shoe import Shoe\n"
               "text = sys.stdin.read()\n"
               "bets = list(load_bets(text, 'bench').values()) if text else [catalog()[name] for name in ('banker', 'player', 'tie')]\n"
               f"shoe = Shoe.parse({shoe!r}) if {bool(shoe)} else Shoe.decks(8)\n"

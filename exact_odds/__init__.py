@@ -23,7 +23,12 @@ PUBLIC = {
     "resolve": "core.policy",
     "catalog": "bets.bets",
     "load_bets": "bets.bets",
-    "analyze": "engine.analysis",
+    "analyze": "commands.analyze",
+    "size": "commands.size",
+    "solve_pay": "commands.solve_pay",
+    "chemin_de_fer": "commands.chemin",
+    "depth": "commands.depth",
+    "protect": "commands.protect",
     "batch_expectations": "engine.batch",
     "InputError": "errors",
     "kernel_info": "engine.kernel",
@@ -31,7 +36,12 @@ PUBLIC = {
 __all__ = sorted(PUBLIC)
 
 if TYPE_CHECKING:
-    from .engine.analysis import analyze
+    from .commands.analyze import analyze
+    from .commands.size import size
+    from .commands.solve_pay import solve_pay
+    from .commands.chemin import chemin_de_fer
+    from .commands.depth import depth
+    from .commands.protect import protect
     from .bets.bets import catalog, load_bets
     from .errors import InputError
     from .engine.batch import batch_expectations

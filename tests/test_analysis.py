@@ -9,7 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import brute_force_expectations
 
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.bets.bets import catalog
 from exact_odds.core.cards import RANKS, SUITS, Card
 from exact_odds.core.shoe import Shoe

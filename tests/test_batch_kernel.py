@@ -14,7 +14,8 @@ from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
 from exact_odds.engine import events, kernel
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.engine.batch import MAX_COUNT, _projection, batch_expectations, projected
 from exact_odds.engine.distribution import FLOAT_EXACT
 from exact_odds.engine.kernel import INT64_BOUND, INT128_BOUND, Entries, Pays, weigh, weigh_counts

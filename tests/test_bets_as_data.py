@@ -23,7 +23,8 @@ from exact_odds.core.features import SLOTS, Columns, Granularity
 from exact_odds.core.policy import Policy, resolve
 from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.engine.batch import batch_expectations
 from exact_odds.engine.enumerator import enumerate_coups
 from exact_odds.errors import InputError

@@ -16,7 +16,8 @@ from pathlib import Path
 import pytest
 
 from oracles import deal_physically, total
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.bets.bets import catalog
 from exact_odds.games import chemin
 from exact_odds.games.chemin import (

@@ -20,7 +20,8 @@ from exact_odds.core.features import COLORS, SUIT_COLOR, Columns, card_columns, 
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import BACCARAT_GOLD, PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.engine.compiled import FastEngine
 from exact_odds.engine.distribution import INT64_SAFE, falling
 from exact_odds.engine.patterns import card_partition

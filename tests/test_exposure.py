@@ -12,7 +12,7 @@ from oracles import feature_tally, settle
 from exact_odds.bets.bets import catalog
 from exact_odds.core.cards import parse_card
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.errors import InputError
 from exact_odds.studies.exposure import table_view
 from exact_odds.studies.sizing import Limits

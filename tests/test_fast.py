@@ -8,7 +8,8 @@ from conftest import assert_exact
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.bets.bets import catalog
 from exact_odds.engine.distribution import INT64_SAFE
 from exact_odds.engine.batch import batch_expectations

@@ -6,7 +6,7 @@ from fractions import Fraction
 
 import pytest
 
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.bets.bets import catalog
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO

@@ -628,7 +628,8 @@ def test_verify_data_huge_deck_count_is_refused_or_answered(cli, tmp_path, monke
     def banker_edge_of_10_30_decks(out: str, cli) -> None:
         from exact_odds.bets.bets import catalog
         from exact_odds.core.shoe import Shoe
-        from exact_odds.engine.analysis import PlainEngine, analyze
+        from exact_odds import analyze
+        from exact_odds.engine.analysis import PlainEngine
 
         [record] = json.loads(out)["figures"]
         edge = -analyze(Shoe.decks(10**30), [catalog()["banker"]], engine=PlainEngine()).bets[0].expected_value

@@ -10,7 +10,8 @@ import numpy as np
 import pytest
 from conftest import assert_exact
 
-from exact_odds.engine.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import UNORDERED_WITH_REPLACEMENT, PlainEngine
 from exact_odds.engine.batch import batch_expectations
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.core.rules import PUNTO_BANCO
@@ -169,8 +170,8 @@ def test_remove_takes_a_list_of_cards():
 @pytest.mark.parametrize("arguments,keywords,words", [
     ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "x"}, "unordered must be one of hands, cards"),
     ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "Hands"}, "unordered must be one of hands, cards"),
-    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": None}, "unordered must be one of hands, cards"),
-    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "hands", "given": "winner == tie"}, "given a condition"),
+    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": 5}, "unordered must be one of hands, cards"),
+    ((Shoe.decks(8), [CATALOG["player_pair"]]), {"unordered": "hands", "given": "winner == tie"}, "with given or by every bet is counted through the coup"),
     ((Shoe.decks(8), [CATALOG["banker"]]), {"unordered": "hands"}, "none of these bets is"),
     ((Shoe.decks(8), 5), {}, "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5"),
     ((Shoe.decks(8), ["banker", None]), {}, "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not None"),
@@ -346,7 +347,7 @@ def test_to_dict_is_the_json_the_cli_prints_byte_for_byte(run, tmp_path, case):
 # ---------------------------------------------------------------------------------------------
 
 def _entry_points():
-    from exact_odds import (BACCARAT_GOLD, PRESETS, DrawRules, Policy, batch_expectations, load_rules, resolve)
+    from exact_odds import (BACCARAT_GOLD, PRESETS, DrawRules, Policy, batch_expectations, chemin_de_fer, depth, load_rules, protect, resolve, size, solve_pay)
 
     rules = dict(name="x", naturals=frozenset({8, 9}), player=PUNTO_BANCO.player, banker_when_player_stood=PUNTO_BANCO.player,
                  banker_tableau=PUNTO_BANCO.banker_tableau)
@@ -390,14 +391,25 @@ def _entry_points():
         ("catalog", lambda: catalog()["dragon7"], "unknown bet 'dragon7'; did you mean dragon_7?", "name"),
         ("catalog", lambda: catalog().__setitem__("x", 5), "a catalog holds each Bet under its own name, not 5 under 'x'", "name"),
         ("load_bets", lambda: load_bets(None, "mine.toml"), "text must be text (a str), not None", "text"),
-        ("analyze", lambda: analyze(1, "banker", engine="fast"),
-         "engine must be an engine (PlainEngine(), or None for the compiled evaluator), not 'fast'", "engine"),
+        ("analyze", lambda: analyze(1, "banker", engine="quick"),
+         "engine must be fast, enumerate or an engine such as PlainEngine() (None: fast), not 'quick'", "engine"),
+        ("analyze", lambda: analyze(1, "banker", engine=5), "engine must be fast, enumerate or an engine such as PlainEngine() (None: fast), not 5", "engine"),
         ("analyze", lambda: analyze(1, "banker", given=5), 'given must be a condition (its text, e.g. "winner == tie"), not 5', "given"),
         ("analyze", lambda: analyze(1, "banker", policy=5), 'policy must be a Policy or its text ("player_on_5=draw"), not 5', "policy"),
         ("analyze", lambda: analyze(1, []), "bets is empty (give names separated by commas, or all)", "bets"),
         ("analyze", lambda: result.probability("bank"), "outcome must be one of banker, player, tie, not 'bank'", "outcome"),
         ("analyze", lambda: result["dragon_7"], "no bet 'dragon_7' in this analysis (it has banker)", "name"),
         ("analyze", lambda: result.to_dict("a note"), "notes must be a list of sentences (text), not 'a note'", "notes"),
+        ("size", lambda: size(bankroll=100.5), "bankroll must be an exact number (an int or a Fraction), not 100.5", "bankroll"),
+        ("size", lambda: size(bankroll=100, kelly=2), "kelly must be a fraction above 0 and at most 1 (1: full Kelly, 1/2: half Kelly), not 2", "kelly"),
+        ("solve_pay", lambda: solve_pay(bet="tie", edge=0.5), "edge must be an exact number (an int or a Fraction), not 0.5", "edge"),
+        ("solve_pay", lambda: solve_pay(bet=5, edge=5), "bet takes one bet, not 5: solve-pay prices one bet (see `baccarat-odds bets` for the names)", "bet"),
+        ("chemin_de_fer", lambda: chemin_de_fer(model=5), "model must be A, B2 or B3 (text), not 5", "model"),
+        ("chemin_de_fer", lambda: chemin_de_fer(model="A", commission=2.5), "commission must be an exact number (an int or a Fraction), not 2.5", "commission"),
+        ("depth", lambda: depth(cards_left="6..9", shoe=1),
+         "cards_left '6..9': expected numbers, ranges or ranges with a step, such as 6-26, 18,26,34 or 18-50/8", "cards_left"),
+        ("depth", lambda: depth(cards_left=6, shoe=1, workers=0), "workers must be a whole number from 1, not 0", "workers"),
+        ("protect", lambda: protect(known=7), "known must be a shoe position from 1 to 6 (of the coup's six-card sequence), not 7", "known"),
         ("batch_expectations", lambda: batch_expectations([[4] * 13], "banker", outcomes=1), "outcomes must be True or False, not 1", "outcomes"),
         ("batch_expectations", lambda: batch_expectations([[4] * 13], 5),
          "bets are a name, names separated by commas, all, a Bet, or a list of names and Bets; not 5", "bets"),

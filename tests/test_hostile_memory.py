@@ -12,7 +12,8 @@ from oracles import brute_force_expectations, coup_features, deal_physically, fe
 
 from exact_odds.engine import slots, tables
 from exact_odds.engine.coup_table import build_coup_table
-from exact_odds.engine.analysis import PlainEngine, analyze, by_feature
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine, by_feature
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.core.cards import SUITS, parse_card
 from exact_odds.bets.conditions import parse_condition

@@ -4,7 +4,8 @@ from fractions import Fraction
 
 from conftest import assert_exact
 
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.bets.bets import catalog
 from exact_odds.core.cards import RANKS, Card
 from exact_odds.core.coup import play_coup

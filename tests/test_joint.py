@@ -15,7 +15,8 @@ from exact_odds.bets.bets import catalog
 from exact_odds.core.cards import parse_card
 from exact_odds.core.features import SLOTS, Columns, Granularity
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.errors import InputError
 from exact_odds.studies.joint import MAX_BETS, joint
 

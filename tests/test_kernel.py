@@ -16,7 +16,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from exact_odds.engine import kernel
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.engine.batch import batch_expectations
 from exact_odds.bets.bets import catalog
 from exact_odds.cli.commands import main

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import brute_force_expectations, coup_features, deal_physically, physical_cards, total
 
-from exact_odds.engine.analysis import PlainEngine, analyze, by_feature
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine, by_feature
 from exact_odds.engine.batch import batch_expectations
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.bets.conditions import parse_condition

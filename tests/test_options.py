@@ -7,7 +7,8 @@ from fractions import Fraction
 import pytest
 from oracles import brute_force_expectations, completion_totals, values_left
 
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.bets.bets import load_bets
 from exact_odds.core.cards import Card, parse_cards
 from exact_odds.engine.distribution import falling

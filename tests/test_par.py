@@ -7,7 +7,7 @@ import pytest
 
 from exact_odds.bets.bets import load_bets
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.errors import InputError
 from exact_odds.studies.par import GLI_GAMES, bet_figures, par_sheet
 

@@ -6,7 +6,8 @@ from fractions import Fraction
 
 import pytest
 
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.bets.bets import Bet, Payout, catalog
 from exact_odds.commands.setup import Setup
 from exact_odds.errors import InputError

@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.bets.bets import catalog
 from exact_odds.core.cards import RANKS, Card
 from exact_odds.cli.commands import main

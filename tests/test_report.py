@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 import pytest
 
 from exact_odds import __version__
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.cli.commands import main
 from exact_odds.engine.kernel import kernel_info

@@ -15,7 +15,7 @@ openpyxl = pytest.importorskip("openpyxl")
 pytest.importorskip("matplotlib")
 
 from exact_odds.core.shoe import Shoe  # noqa: E402
-from exact_odds.engine.analysis import analyze  # noqa: E402
+from exact_odds import analyze  # noqa: E402
 from exact_odds.output.workbook import SUMMARY, TABLE  # noqa: E402
 
 EPOCH = "1767225600"  # 2026-01-01 00:00:00 UTC

@@ -11,7 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from oracles import brute_force_expectations, brute_force_outcomes, completion_totals, deal_physically, values_left
 
-from exact_odds.engine.analysis import PlainEngine, analyze
+from exact_odds import analyze
+from exact_odds.engine.analysis import PlainEngine
 from exact_odds.bets.bets import catalog, main_bets
 from exact_odds.core.cards import RANKS, SUITS, Card, parse_cards
 from exact_odds.core.coup import EMPTY_HAND, coup_key, next_card, play_coup

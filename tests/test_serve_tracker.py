@@ -28,7 +28,7 @@ from test_serve_sessions import call, free_port, serve  # noqa: E402
 from exact_odds.bets.bets import catalog  # noqa: E402
 from exact_odds.core.cards import RANKS, parse_cards  # noqa: E402
 from exact_odds.core.shoe import shoe_from_options  # noqa: E402
-from exact_odds.engine.analysis import analyze  # noqa: E402
+from exact_odds import analyze  # noqa: E402
 from exact_odds.studies.sizing import Limits, size  # noqa: E402
 
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")

@@ -176,7 +176,7 @@ def test_the_library_figures_follow_from_the_sums():
     """hold = E[sum of results] / E[coups], the cut-card effect is the hold less the edge off the
     top, perfect play is the expected sum of max(0, EV); every exact figure a Fraction, as JSON a
     fraction string with its decimal beside it."""
-    from exact_odds.engine.analysis import analyze
+    from exact_odds import analyze
 
     counts, burn, deals = CASES[1]
     cut, after = deals[4]
@@ -200,7 +200,7 @@ def test_the_library_figures_follow_from_the_sums():
 
 
 def test_off_the_top_is_the_analysis_of_the_full_shoe():
-    from exact_odds.engine.analysis import analyze
+    from exact_odds import analyze
 
     shoe = Shoe.parse("A=5,9=4,K=3")
     analysis = analyze(shoe, list(BETS), PUNTO_BANCO)

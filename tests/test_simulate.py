@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from exact_odds.studies import simulate
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.bets.bets import catalog
 from exact_odds.cli.commands import main
 from exact_odds.errors import InputError

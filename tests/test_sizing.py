@@ -15,7 +15,7 @@ from test_joint import brute_force_joint
 
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.errors import InputError
 from exact_odds.studies.figures import matches, parse_printed, published_figures
 from exact_odds.studies.kelly import PRECISION

@@ -21,7 +21,7 @@ from exact_odds.core.cards import parse_card
 from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO, rules_toml
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.commands.report import PHASES, Progress, ReportSettings, bet_page, report_date
 from oracles import coup_features, deal_physically, settle
 

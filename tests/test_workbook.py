@@ -20,7 +20,7 @@ openpyxl = pytest.importorskip("openpyxl")
 
 from exact_odds.bets.bets import catalog, load_bets  # noqa: E402
 from exact_odds.core.shoe import Shoe  # noqa: E402
-from exact_odds.engine.analysis import analyze  # noqa: E402
+from exact_odds import analyze  # noqa: E402
 from exact_odds.errors import InputError  # noqa: E402
 from exact_odds.output.files import FolderTarget  # noqa: E402
 from exact_odds.output.workbook import EXACT_LIMIT, INPUTS, SUMMARY, workbook_bytes  # noqa: E402

@@ -450,15 +450,18 @@ def as_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, su
     return chosen
 
 
-def chosen_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, suits_known: bool) -> tuple[list[Bet], list[str]]:
+def chosen_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules, suits_known: bool,
+                available: MutableMapping[str, Bet] | None = None) -> tuple[list[Bet], list[str]]:
     """Bets as people give them, and the notes of their choice: None for the main bets, a name,
     comma-separated names or ``all`` (every catalog bet the shoe can settle: bets on suits need a
     shoe that knows suits, and a note says which were left out), a :class:`Bet`, or a list of
-    either. The main bets named are those of ``rules`` (their commission and tie pay). No bet, an
+    either. The main bets named are those of ``rules`` (their commission and tie pay); names are
+    looked up in ``available`` where given (else :func:`available_bets` of ``rules``). No bet, an
     empty name and a bet given twice are refused, as the command line refuses them
     (:func:`bet_names`)."""
+    available = available_bets(rules) if available is None else available
     if bets is None:
-        return select_bets(available_bets(rules), None, suits_known)
+        return select_bets(available, None, suits_known)
     if isinstance(bets, (str, Bet)):
         bets = [bets]
     if not isinstance(bets, Iterable):
@@ -469,7 +472,7 @@ def chosen_bets(bets: "str | Bet | Iterable[str | Bet] | None", rules: DrawRules
         if isinstance(bet, Bet):
             chosen.append(bet)
         elif isinstance(bet, str):
-            named, said = select_bets(available_bets(rules), bet, suits_known, option="bets")
+            named, said = select_bets(available, bet, suits_known, option="bets")
             chosen.extend(named)
             notes.extend(said)
         else:

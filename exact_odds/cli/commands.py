@@ -473,7 +473,7 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     losses. Prints the stakes, the expected log growth of the bankroll per coup, the position's
     exact expected value, its standard deviation and the probability of losing all of it, and how
     the optimum was found; "no bet" where no stake grows the bankroll."""
-    from ..engine.analysis import analyze
+    from ..engine.analysis import analyze_checked
     from ..output.render import render
     from ..commands.size import Staking, sizing_document
     from ..studies.rebates import dead_chip as chip_of, session_rebate
@@ -495,7 +495,7 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
                     total_max, unit, side_needs_main, side_ratio, main)
     decisions = given_options.decisions(shoe)
     sizing = size_joint(joint(shoe, bets, decisions), bankroll, limits, kelly, Fraction(0) if session_coups else rebate)
-    results = analyze(shoe, bets, decisions).bets if dead_chip or session_coups else ()
+    results = analyze_checked(shoe, bets, decisions).bets if dead_chip or session_coups else ()
     chips = [chip_of(result, rebate) for result in results] if dead_chip else None
     sessions = [session_rebate(result, session_coups, rebate) for result in results] if session_coups else None
     if session_coups:

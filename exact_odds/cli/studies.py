@@ -57,18 +57,13 @@ def protect(ctx: click.Context, /, known: int | None, sorted: int | None, groups
     (default banker, player, tie; all: the catalog) or nothing, exactly: a known card (--known K), a
     sort of the first cards (--sorted K --groups ...) or the best sort (--best-sort). The gain per coup,
     the share of coups in which the information changes the decision, and the decision table."""
-    from ..commands.protect import document, figure, request_of, run
+    from ..commands.protect import document, figure, protect_request, run
     from ..output.render import render
 
-    given_options = options(ctx, **local)
-    shoe = given_options.starting_shoe()
-    bets, notes = given_options.chosen_bets(shoe.knows_suits)
-    every = (given_options.bets or "").strip().lower() == "all"
-    request, left = request_of(shoe, given_options.decisions(shoe), bets, every, known=known, sorted=sorted, groups=groups,
-                               best_sort=best_sort, over=over)
+    request, notes = protect_request(options(ctx, **local), known=known, sorted=sorted, groups=groups, best_sort=best_sort, over=over)
     plot = plot_target(plot_path)
     result = run(request)
-    emit(render(document(result, notes + left), fmt))
+    emit(render(document(result, notes), fmt))
     if plot:
         plot.write(figure(result))
 
@@ -181,15 +176,10 @@ def depth(ctx: click.Context, /, cards_text: str, workers: int | None, scheduler
     """Every bet's exact edge distribution with n cards left: over every composition of the n
     cards (each weighted by how many n-subsets of the shoe hold it), the mean (the EV off the top,
     checked), P(EV > 0), E[max(0, EV)], quantiles of EV, and the same for the best of the bets."""
-    from ..commands.depth import DepthRequest, document, run
+    from ..commands.depth import depth_request, document, run
     from ..output.render import render
-    from ..studies.depth import DepthSettings, parse_cards_left
 
-    given_options = options(ctx, **local)
-    shoe = given_options.starting_shoe()
-    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
-    settings = DepthSettings(shoe=shoe, cards_left=parse_cards_left(cards_text), bets=tuple(bets), decisions=given_options.decisions(shoe))
-    request = DepthRequest(settings=settings, workers=workers_given(workers, scheduler), scheduler=scheduler, resume=resume)
+    request, notes = depth_request(options(ctx, **local), cards_text, workers=workers_given(workers, scheduler), scheduler=scheduler, resume=resume)
     plot = plot_target(plot_path)
     with ranges_progress("depth") as progress:
         study = run(request, progress)

@@ -2,14 +2,19 @@
 tables, by feature value and by pure choice (:mod:`exact_odds.output.render` writes them). Exact
 cells are strings."""
 
-from dataclasses import dataclass
+import warnings
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass, field, replace
 from fractions import Fraction
 
-from ..core.features import OUTCOMES
-from ..core.numbers import fixed, percent, square_root
-from ..core.policy import pure_policies, resolve
-from ..core.rules import PUNTO_BANCO
-from ..engine.analysis import ENGINES, Analysis, BetAnalysis, analyze, best_of, by_feature
+from ..bets.bets import Bet
+from ..bets.conditions import Condition, parse_condition
+from ..core.features import OUTCOMES, feature_kind
+from ..core.numbers import fixed, percent, shown, square_root
+from ..core.policy import Decisions, Policy, pure_policies, resolve
+from ..core.rules import PUNTO_BANCO, DrawRules
+from ..core.shoe import Shoe
+from ..engine.analysis import ENGINES, Analysis, BetAnalysis, Engine, analyze_checked, best_of, by_feature, check_unordered
 from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Group, Heading, Paragraph, table
 from ..records import versioned
@@ -180,15 +185,24 @@ def choices_document(analyses: list[Analysis], notes: list[str], returns: bool) 
 class AnalyzeRequest:
     """The root command: the outcomes and the bets of a setup; ``given`` a condition, ``by`` a
     feature (a table by its value), ``unordered`` (``hands`` or ``cards``) the pair bets counted as
-    sources count them, ``returns`` every bet's return table, ``engine`` ``fast`` or ``enumerate``.
-    The combinations are checked here, once."""
+    sources count them, ``returns`` every bet's return table, ``engine`` ``fast`` or ``enumerate``
+    (or, from a program, an engine such as :class:`~exact_odds.engine.analysis.PlainEngine`).
+    Checked here, once: the combinations, then the shoe, the bets, the condition and the engine,
+    kept in the fields below."""
 
     setup: Setup
-    given: str | None = None
+    given: "str | Condition | None" = None
     by: str | None = None
     unordered: str | None = None
     returns: bool = False
-    engine: str | None = None
+    engine: "str | Engine | None" = None
+    shoe: Shoe = field(init=False, repr=False, compare=False)
+    """The setup's starting shoe."""
+    bets: tuple[Bet, ...] = field(init=False, repr=False, compare=False)
+    notes: tuple[str, ...] = field(init=False, repr=False, compare=False)
+    """What was said of the bets chosen (what ``all`` leaves out)."""
+    condition: Condition | None = field(init=False, repr=False, compare=False)
+    evaluator: Engine = field(init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if self.unordered and (self.given is not None or self.by is not None):
@@ -196,22 +210,85 @@ class AnalyzeRequest:
                              parameter="unordered", mentions=("given", "by"))
         if self.by is not None and (self.given is not None or self.returns):
             raise InputError("by gives a table by value: it does not combine with given or returns", parameter="by", mentions=("given", "returns"))
+        if self.by is not None and (not isinstance(self.by, str) or feature_kind(self.by.lower()) is None):
+            raise InputError(f"by {shown(self.by)}: not a feature (see the table of features in docs/language.md)", parameter="by")
+        shoe = self.setup.starting_shoe()
+        check_unordered("" if self.unordered is None else self.unordered, shoe.with_replacement)
+        bets, notes = self.setup.chosen_bets(shoe.knows_suits)
+        if self.unordered and all(bet.needs_coup for bet in bets):
+            raise InputError("unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is", parameter="unordered")
+        if self.given is not None and not isinstance(self.given, (str, Condition)):
+            raise InputError(f"given must be a condition (its text, e.g. \"winner == tie\"), not {shown(self.given)}", parameter="given")
+        for name, value in (("shoe", shoe), ("bets", tuple(bets)), ("notes", tuple(notes)), ("evaluator", self._evaluator()),
+                            ("condition", parse_condition(self.given) if isinstance(self.given, str) else self.given)):
+            object.__setattr__(self, name, value)
+
+    def _evaluator(self) -> Engine:
+        if self.engine is None or isinstance(self.engine, str) and self.engine in ENGINES:
+            return ENGINES[self.engine or "fast"]()
+        if isinstance(self.engine, str) or not all(callable(getattr(self.engine, method, None)) for method in ("coups", "cards")):
+            raise InputError(f"engine must be fast, enumerate or an engine such as PlainEngine() (None: fast), not {shown(self.engine)}",
+                             parameter="engine")
+        return self.engine
+
+
+def analysis(request: AnalyzeRequest) -> Analysis:
+    """The one analysis the request asks for: of the whole shoe, or given its condition (under the
+    setup's policy, which must fix every choice)."""
+    decisions = request.setup.decisions(request.shoe)
+    return analyze_checked(request.shoe, request.bets, decisions, request.evaluator, request.condition, request.unordered or "")
 
 
 def run(request: AnalyzeRequest) -> Document:
     """The analysis the request asks for, as its document: by value, given a condition, for each
     pure choice where the rules leave one and no policy makes it, else the one analysis."""
-    setup = request.setup
-    shoe = setup.starting_shoe()
-    bets, notes = setup.chosen_bets(shoe.knows_suits)
-    engine = ENGINES[request.engine or "fast"]()
+    setup, shoe, bets, notes = request.setup, request.shoe, list(request.bets), list(request.notes)
     rules = setup.rule_set
     if request.by is not None:
         feature = request.by.lower()
-        return by_document(feature, by_feature(shoe, bets, setup.decisions(shoe), feature, engine))
-    if request.given is not None:
-        return analysis_document(analyze(shoe, bets, setup.decisions(shoe), engine=engine, given=request.given), notes, request.returns)
-    if rules.option_points() and not setup.policy_given():
-        analyses = [analyze(shoe, bets, resolve(rules, choice), engine=engine, unordered=request.unordered or "") for choice in pure_policies(rules)]
+        return by_document(feature, by_feature(shoe, bets, setup.decisions(shoe), feature, request.evaluator))
+    if request.condition is None and rules.option_points() and not setup.policy_given():
+        analyses = [analyze_checked(shoe, bets, resolve(rules, choice), request.evaluator, unordered=request.unordered or "")
+                    for choice in pure_policies(rules)]
         return choices_document(analyses, notes, request.returns)
-    return analysis_document(analyze(shoe, bets, setup.decisions(shoe), engine=engine, unordered=request.unordered or ""), notes, request.returns)
+    return analysis_document(analysis(request), notes, request.returns)
+
+
+def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Iterable[str | Bet] | None" = None,
+            rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: "Policy | str | None" = None,
+            engine: "Engine | None" = None, given: "Condition | str | None" = None, unordered: str = "") -> Analysis:
+    """The outcome table of ``shoe`` and the return table of each bet, under ``rules`` with their
+    choices fixed by ``policy`` (and, with ``given``, conditional on that condition): the root
+    command's request (:class:`AnalyzeRequest`), built from these arguments and run, so that the
+    library refuses what the command line and the server refuse, in the same words.
+
+    Bets that read the coup at the same card slots and granularities (none, for most) share one
+    enumeration of it; a bet that reads only the first cards (the pair bets) settles on those cards alone, counted as ordered draws of those cards (``unordered``:
+    by hands or by sets of cards, as sources that count them so do). Given a
+    condition, every bet is settled on the coups where it holds (counted as 6-card sequences).
+
+    The shoe may be given as :func:`~exact_odds.core.shoe.as_shoe` reads one (``8``, ``"A=32,K=32"``),
+    the bets as :func:`~exact_odds.bets.bets.chosen_bets` does (``"all"``, ``"banker, dragon_7"``; the main
+    bets when None; no bet, an empty name or a bet given twice is refused), the rules by a preset's
+    name or a rules file's path, the policy as ``--policy`` takes it (``optimal`` is solved for the
+    shoe). What ``all`` leaves out is said in a UserWarning and kept in the analysis's notes.
+
+    >>> result = analyze(8, "banker, tie")
+    >>> result["banker"].house_edge  # 1.0579%, as every source gives it for 8 decks
+    Fraction(114753351728, 10847218479825)
+    >>> result.outcomes["tie"], result.total  # ordered 6-card sequences
+    (475627426473216, 4998398275503360)
+    >>> import warnings
+    >>> with warnings.catch_warnings(record=True):  # "all" says what it leaves out as a UserWarning too
+    ...     analyze("A=2,5=2,9=1,K=3", "all").to_dict()["notes"][0][:36]
+    'left out (bets on suits need a shoe '
+    >>> analyze(8, "player_pair", unordered="hands", given="winner == tie")
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: unordered counts bets on the first cards alone; with given or by every bet is counted through the coup
+    """
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, bets=bets)
+    request = AnalyzeRequest(setup=setup, given=given, unordered=unordered, engine=engine)
+    for note in request.notes:  # kept in the analysis too (its record's notes, as the command line prints them)
+        warnings.warn(note, UserWarning, stacklevel=2)
+    return replace(analysis(request), notes=request.notes)

@@ -3,10 +3,12 @@ a shoe, a commission), its run (:func:`exact_odds.games.chemin.solve`) and the d
 solution: the value, both strategies (the banker's as a tableau), the certificate and the notes;
 typeset with exact fractions for LaTeX; the record for JSON."""
 
+from collections.abc import Mapping
 from dataclasses import dataclass, replace
 from fractions import Fraction
+from typing import TYPE_CHECKING
 
-from ..core.numbers import fixed
+from ..core.numbers import fixed, shown
 from ..core.rules import DRAW, PUNTO_BANCO, STAND
 from ..errors import InputError
 from ..games.chemin import Key, Solution, Uniqueness, game_rules, key_text, solve
@@ -15,6 +17,10 @@ from ..output.blocks import Block, Comment, Data, Document, Exact, Items, Paragr
 from ..output.render import render
 from ..records import versioned
 from .setup import Setup
+
+if TYPE_CHECKING:
+    from ..core.rules import DrawRules
+    from ..core.shoe import Shoe
 
 MARKS = 11
 """The tableau's columns of marks: the player's third card 0-9, and stood."""
@@ -34,6 +40,8 @@ class CheminRequest:
             raise InputError("give model A|B2|B3 or rules NAME|FILE (a chemin de fer rule set)", mentions=("model", "rules"))
         if self.model is not None and self.setup.rules is not None:
             raise InputError("give model or rules, not both: a model is a rule set (--model A is --rules chemin_de_fer_a)", mentions=("model", "rules"))
+        if self.model is not None and not isinstance(self.model, str):
+            raise InputError(f"model must be A, B2 or B3 (text), not {shown(self.model)}", parameter="model")
 
 
 def run(request: CheminRequest) -> Solution:
@@ -190,3 +198,25 @@ def solution_document(solution: Solution) -> Document:
 def render_solution(solution: Solution, fmt: str) -> str:
     """The solution (:func:`solution_document`) in one of the output formats (:func:`exact_odds.output.render.render`)."""
     return render(solution_document(solution), fmt)
+
+
+def chemin_de_fer(*, model: str | None = None, rules: "DrawRules | str | None" = None, shoe: "Shoe | int | str | Mapping[str, int] | None" = None,
+                  commission: "Fraction | int | str | None" = None) -> Solution:
+    """Chemin de fer solved as a game: under ``model`` (A, B2, B3) or ``rules`` (a preset, a rules
+    file's path or a :class:`~exact_odds.core.rules.DrawRules` with choices for both sides), dealt
+    from ``shoe`` (default: the infinite deck for model A, else 8 decks), at ``commission`` (percent,
+    default 0): the ``chemin-de-fer`` command's request (:class:`CheminRequest`) built from these
+    arguments.
+
+    >>> solution = chemin_de_fer(model="A")  # each side sees its total; the infinite deck
+    >>> solution.player, solution.unique  # the player draws at 5 with probability 9/11, as Kemeny and Snell found
+    ({5: Fraction(9, 11)}, True)
+    >>> solution.value  # the player's value per coup
+    Fraction(-679568, 53094899)
+    >>> chemin_de_fer()
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: give model A|B2|B3 or rules NAME|FILE (a chemin de fer rule set)
+    """
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, commission=commission)
+    return run(CheminRequest(setup=setup, model=model))

@@ -11,15 +11,22 @@ cluster and resumable from a results folder (:mod:`exact_odds.studies.ranges`).
 """
 
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..core.numbers import shown
 from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Paragraph, Table, table
 from ..studies.depth import DepthSettings, DepthStudy, level_name
+
+if TYPE_CHECKING:
+    from ..bets.bets import Bet
+    from ..core.policy import Decisions, Policy
+    from ..core.rules import DrawRules
+    from ..core.shoe import Shoe
+    from .setup import Setup
 
 def _percent(value: Fraction | None) -> str:
     return "" if value is None else f"{float(value * 100):.4f}%"
@@ -57,6 +64,19 @@ class DepthRequest:
 
         counts = [depth.walk_order(self.settings, cards).count for cards in self.settings.cards_left]
         return sum(-(-count // max(depth.RANGE, -(-count // depth.MOST_RANGES))) for count in counts)
+
+
+def depth_request(setup: "Setup", cards_left: "str | int | Sequence[int]", **where: Any) -> tuple[DepthRequest, list[str]]:
+    """The request of a depth study of ``setup``'s shoe, bets and rules at ``cards_left`` (text as
+    ``--cards-left`` takes it, or numbers), run ``where`` :class:`DepthRequest` says (``workers``,
+    ``scheduler``, ``resume``); and the notes of the choice of the bets."""
+    from ..studies.depth import DepthSettings, parse_cards_left
+
+    shoe = setup.starting_shoe()
+    bets, notes = setup.chosen_bets(suits_known=shoe.knows_suits)
+    left = parse_cards_left(cards_left) if isinstance(cards_left, str) else cards_left
+    settings = DepthSettings(shoe=shoe, cards_left=left, bets=tuple(bets), decisions=setup.decisions(shoe))  # type: ignore[arg-type]
+    return DepthRequest(settings=settings, **where), notes
 
 
 def run(request: DepthRequest, progress: Callable[[Any], None] | None = None) -> DepthStudy:
@@ -122,3 +142,25 @@ def document(study: DepthStudy) -> Document:
     blocks.append(Paragraph("best: at each composition the best of the bets, if positive (perfect play on them). "
                             "Quantile q: the EV of the composition at which P(EV <= x) first reaches q."))
     return Document(tuple(blocks), Data(study.to_dict(), _flat(study)))
+
+
+def depth(*, cards_left: "str | int | Sequence[int]", shoe: "Shoe | int | str | Mapping[str, int] | None" = None,
+          bets: "str | Bet | Iterable[str | Bet] | None" = None, rules: "DrawRules | Decisions | str | None" = None,
+          policy: "Policy | str | None" = None, commission: "Fraction | int | str | None" = None, tie_pays: "Fraction | int | str | None" = None,
+          bets_toml: str | None = None, workers: int | None = None, scheduler: str | None = None,
+          resume: "str | os.PathLike[str] | None" = None) -> DepthStudy:
+    """Every bet's exact edge distribution over the compositions of the ``cards_left`` cards left
+    (``"6-26"``, ``"18,26,34"``, ``"18-50/8"`` or numbers) of ``shoe`` (default 8 decks), as
+    ``baccarat-odds depth`` counts it: its request built from these arguments (the command's
+    options), run on ``workers`` local processes or the dask ``scheduler``, kept in ``resume``.
+
+    >>> study = depth(cards_left=6, shoe="9=1,T=6", bets="banker, tie", workers=1)
+    >>> tie = study.depths[0].bets["tie"]  # 6 of 7 cards left: six tens (1 way in 7, a sure tie: +8) or the 9 and five (-1)
+    >>> tie.mean, tie.p_positive  # (8 - 6) / 7
+    (Fraction(2, 7), Fraction(1, 7))
+    """
+    from .setup import Setup
+
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, commission=commission, tie_pays=tie_pays, bets=bets, bets_toml=bets_toml)
+    request, _ = depth_request(setup, cards_left, workers=workers, scheduler=scheduler, resume=resume)
+    return run(request)

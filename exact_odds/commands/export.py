@@ -14,7 +14,7 @@ The same input always gives byte-identical files.
 from collections.abc import Callable
 from fractions import Fraction
 
-from ..engine.analysis import Analysis, analyze
+from ..engine.analysis import Analysis, analyze_checked
 from ..bets.bets import Bet
 from ..errors import InputError
 from .analyze import analysis_document
@@ -162,7 +162,7 @@ def export_files(deck_list: list[int | str], bets: list[Bet], decisions: Decisio
     analyses: dict[int | str, Analysis] = {}
     files: dict[str, str] = {}
     for decks in deck_list:
-        analysis = analyze(shoe_of_decks(decks), bets, decisions)
+        analysis = analyze_checked(shoe_of_decks(decks), bets, decisions)
         analyses[decks] = analysis
         if progress is not None:
             progress(1)

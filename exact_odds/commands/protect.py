@@ -14,9 +14,9 @@ any work; ``all`` bets leaves out, and names, those the information cannot be va
 Gain per coup: 6.7647% (exact 6604082064256/97624966318425)
 """
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..bets.bets import Bet
 from ..core.numbers import fixed, percent
@@ -26,6 +26,11 @@ from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Heading, Paragraph, table
 from ..studies.protect import GROUP_NAMES, Decision, Groups, Protection, ProtectRequest, SortSearch, Split, parse_groups
 from ..studies.protect import run as run_study
+
+if TYPE_CHECKING:
+    from ..core.policy import Policy
+    from ..core.rules import DrawRules
+    from .setup import Setup
 
 FORMATS = ("table", "markdown", "csv", "json", "latex", "html")
 WIDE = 6
@@ -62,6 +67,16 @@ def request_of(shoe: Shoe, decisions: Decisions, bets: Sequence[Bet], every: boo
         raise InputError("bets: none of the bets can be valued beside this information", parameter="bets")
     notes = [f"left out (they cannot be valued beside this information: see `protect --bets NAME`): {', '.join(left)}"] if left else []
     return made(kept), notes
+
+
+def protect_request(setup: "Setup", **information: Any) -> tuple[ProtectRequest, list[str]]:
+    """The request of ``setup``'s shoe, decisions and bets (``all``: those the ``information``
+    can be valued beside, see :func:`request_of`), and the notes of the choice of the bets."""
+    shoe = setup.starting_shoe()
+    bets, notes = setup.chosen_bets(shoe.knows_suits)
+    every = isinstance(setup.bets, str) and setup.bets.strip().lower() == "all"
+    request, left = request_of(shoe, setup.decisions(shoe), bets, every, **information)
+    return request, notes + left
 
 
 def run(request: ProtectRequest) -> Protection | SortSearch:
@@ -196,3 +211,25 @@ def figure(result: Protection | SortSearch) -> bytes:
     rows = [[float(value) for value in row.expectations] for row in chosen.table]
     return decision_figure(title, [row.information for row in chosen.table], [bet.name for bet in chosen.bets], rows,
                            [row.choice for row in chosen.table])
+
+
+def protect(*, known: int | None = None, sorted: int | None = None, groups: str | None = None, best_sort: bool = False, over: str | None = None,
+            shoe: "Shoe | int | str | Mapping[str, int] | None" = None, bets: "str | Bet | Iterable[str | Bet] | None" = None,
+            rules: "DrawRules | Decisions | str | None" = None, policy: "Policy | str | None" = None,
+            commission: "Fraction | int | str | None" = None, tie_pays: "Fraction | int | str | None" = None,
+            bets_toml: str | None = None) -> Protection | SortSearch:
+    """What a piece of information is worth to a player who bets the best of ``bets`` (default
+    banker, player, tie; ``all``: those it can be valued beside) or nothing, on ``shoe`` (default 8
+    decks), as ``baccarat-odds protect`` values it: a ``known`` card, a ``sorted`` first cards by
+    ``groups``, or the ``best_sort``. Its request built from these arguments (the command's options);
+    the exact :class:`~exact_odds.studies.protect.Protection` (or, for the best sort, the search).
+
+    >>> protection = protect(known=1, bets="banker, player")  # 8 decks: the first card known
+    >>> protection.gain  # Jacobson, "Baccarat: The Known Card": 6.765% per coup
+    Fraction(6604082064256, 97624966318425)
+    """
+    from .setup import Setup
+
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, commission=commission, tie_pays=tie_pays, bets=bets, bets_toml=bets_toml)
+    request, _ = protect_request(setup, known=known, sorted=sorted, groups=groups, best_sort=best_sort, over=over)
+    return run(request)

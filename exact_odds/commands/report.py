@@ -29,7 +29,7 @@ from ..core.cards import RANKS
 from ..core.numbers import fixed, percent, shown
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
-from ..engine.analysis import BetAnalysis, analyze
+from ..engine.analysis import BetAnalysis, analyze_checked
 from ..errors import InputError
 from ..records import versioned
 from ..studies.par import BetFigures, Digest, bet_figures
@@ -276,7 +276,7 @@ def decks_section(bet: Bet, decisions: Decisions, decks: Sequence[int | str], pr
     from ..studies.formulas import expectation_formulas, house_edge
     from ..output.plots import edge_by_decks_figure
 
-    edges = {count: analyze(shoe_of(count), [bet], decisions).bets[0].house_edge for count in decks}
+    edges = {count: analyze_checked(shoe_of(count), [bet], decisions).bets[0].house_edge for count in decks}
     if progress:
         progress.phase(f"{bet.name}: {PHASES[3]}")
     formula = house_edge(expectation_formulas([bet], decisions)[0])
@@ -426,7 +426,7 @@ def bet_page(bet: Bet, shoe: Shoe, decisions: Decisions, settings: ReportSetting
             progress.phase(f"{bet.name}: {name}")
 
     phase(PHASES[0])
-    result = analyze(shoe, [bet], decisions).bets[0]
+    result = analyze_checked(shoe, [bet], decisions).bets[0]
     par = bet_figures(result)
     summary = Paragraph(f"On {shoe}: house edge {percent(result.house_edge)} per bet made, hit frequency {percent(hit_frequency(result))}, "
                         f"standard deviation {standard_deviation(result)} units per unit bet, maximum payout "

@@ -2,7 +2,9 @@
 
 Both front doors build a :class:`Setup`: the CLI from its shared options (``--shoe`` is ``shoe``,
 ``--bets-file`` the file :meth:`Setup.reading` reads into ``bets_toml``), the server from a
-request's fields of the same names (texts, within the served limits). A refusal is an
+request's fields of the same names (texts, within the served limits), the library from the
+objects a program holds (a :class:`~exact_odds.core.shoe.Shoe`, a :class:`DrawRules` or
+:class:`Decisions`, a :class:`Policy`, :class:`Bet` objects). A refusal is an
 :class:`~exact_odds.errors.InputError` whose message begins with the field it names
 (``parameter``), which the CLI spells as its flag.
 
@@ -15,14 +17,15 @@ Traceback (most recent call last):
 exact_odds.errors.InputError: tie_pays must be a positive pay such as 8 or 9, not '0'
 """
 
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
-from ..bets.bets import Bet, available_bets, check_reach, load_bets, parse_pays, select_bets
-from ..core.numbers import parse_percent, shown
+from ..bets.bets import Bet, available_bets, check_reach, chosen_bets, load_bets, parse_pays, select_bets
+from ..core.numbers import exact_value, parse_percent, shown
 from ..core.policy import Decisions, Policy, resolve
-from ..core.rules import PRESETS, DrawRules, load_rules, rules_named
+from ..core.rules import PRESETS, DrawRules, as_rules, load_rules, rules_named
 from ..core.shoe import Shoe, shoe_from_options
 from ..errors import InputError
 
@@ -39,18 +42,21 @@ class TooLarge(InputError):
 @dataclass(frozen=True, kw_only=True)
 class Setup:
     """What a shoe, its rules and its bets are set up with. ``rules`` is a preset's name (or, from
-    a program, a :class:`DrawRules`); ``rules_toml`` and ``bets_toml`` are the texts of a rules and
-    a bets file; ``commission`` (percent) and ``tie_pays`` as text or exact numbers."""
+    a program, a :class:`DrawRules`, or :class:`Decisions` that fix its choices); ``rules_toml`` and
+    ``bets_toml`` are the texts of a rules and a bets file; ``commission`` (percent) and
+    ``tie_pays`` as text or exact numbers. From a program, ``shoe`` may be a :class:`Shoe` (or as
+    :func:`~exact_odds.core.shoe.as_shoe` reads one), ``policy`` a :class:`Policy`, and ``bets``
+    a :class:`Bet` or a list of names and Bets."""
 
     decks: int | str | None = None
-    shoe: str | None = None
+    shoe: "str | Shoe | int | Mapping[str, int] | None" = None
     remove: str | None = None
-    rules: str | DrawRules | None = None
+    rules: str | DrawRules | Decisions | None = None
     rules_toml: str | None = None
-    policy: str = ""
-    commission: str | Fraction | None = None
-    tie_pays: str | Fraction | None = None
-    bets: str | None = None
+    policy: str | Policy = ""
+    commission: str | Fraction | int | None = None
+    tie_pays: str | Fraction | int | None = None
+    bets: "str | Bet | Iterable[str | Bet] | None" = None
     bets_toml: str | None = None
     bets_file: str | None = None
     """The file ``bets_toml`` was read from (the CLI's ``--bets-file``), named in its messages."""
@@ -67,25 +73,39 @@ class Setup:
                 text = getattr(self, name)
                 if text is not None and len(text) > MAX_TEXT:
                     raise TooLarge(f"{name} holds {len(text):,} characters; at most {MAX_TEXT:,} are read", parameter=name)
+        if isinstance(self.rules, Decisions) and self.policy:
+            raise InputError("give the policy either inside the decisions or as policy=, not both", parameter="policy")
         object.__setattr__(self, "rule_set", self.named_rules().with_pays(self.commission_percent(), self._tie_pays()))
         object.__setattr__(self, "own_bets", self._own_bets())
 
     @classmethod
-    def reading(cls, *, rules: str | None = None, bets_file: str | None = None, **fields: Any) -> "Setup":
+    def reading(cls, *, rules: str | DrawRules | Decisions | None = None, bets_file: str | None = None, **fields: Any) -> "Setup":
         """The setup of a rules file or preset named ``rules`` and of the bets file ``bets_file``
-        (paths, as the CLI's --rules and --bets-file give them), read here."""
+        (paths, as the CLI's --rules and --bets-file give them, and the library's ``rules``), read
+        here; rules given as an object are kept as they are."""
         if bets_file is not None and not bets_file.strip():
             raise InputError("bets_file is empty: name a TOML file of bets", parameter="bets_file")
-        text = None
         if bets_file is not None:
+            if fields.get("bets_toml") is not None:
+                raise InputError("give bets_file (a path) or bets_toml (a bets file's text), not both", parameter="bets_file")
             try:
                 with open(bets_file, encoding="utf-8") as user_file:
-                    text = user_file.read()
+                    fields["bets_toml"] = user_file.read()
             except OSError as error:
                 raise InputError(f"cannot read bets file {shown(bets_file)}: {error.strerror}") from None
             except UnicodeDecodeError:
                 raise InputError(f"cannot read bets file {shown(bets_file)}: not UTF-8 text") from None
-        return cls(rules=None if rules is None else rules_named(rules), bets_toml=text, bets_file=bets_file, **fields)
+        return cls(rules=rules_named(rules) if isinstance(rules, str) else rules, bets_file=bets_file, **fields)
+
+    @classmethod
+    def of_arguments(cls, *, shoe: object = None, rules: str | DrawRules | Decisions | None = None, policy: "str | Policy | None" = None,
+                     **fields: Any) -> "Setup":
+        """The setup of a library function's arguments: ``shoe`` as :func:`~exact_odds.core.shoe.as_shoe`
+        reads one (text too: ``"8"``, ``"inf"``, a composition), ``rules`` by a preset's name, a rules
+        file's path or as an object, ``policy`` None for none (the other fields as they are)."""
+        from ..core.shoe import as_shoe
+
+        return cls.reading(shoe=as_shoe(shoe) if isinstance(shoe, str) else shoe, rules=rules, policy="" if policy is None else policy, **fields)
 
     def named_rules(self) -> DrawRules:
         """The rule set named (a preset, a rules file or the object given), before the pays given."""
@@ -93,8 +113,10 @@ class Setup:
             if self.rules is not None:
                 raise InputError("give rules (a preset's name) or rules_toml (a rules file's text), not both", parameter="rules")
             return load_rules(self.rules_toml, "rules_toml")
-        if isinstance(self.rules, DrawRules):
-            return self.rules
+        if isinstance(self.rules, Decisions):
+            return self.rules.rules
+        if self.rules is not None and not isinstance(self.rules, str):
+            return as_rules(self.rules)  # a DrawRules, else refused
         if self.rules is None or self.rules in PRESETS:
             return PRESETS[self.rules or "punto_banco"]
         raise InputError(f"rules {shown(self.rules)} is not a preset ({', '.join(PRESETS)}); give a rules file's text as rules_toml",
@@ -104,6 +126,8 @@ class Setup:
         """The commission given, in percent (None: the rule set's own)."""
         if self.commission is None:
             return None
+        if not isinstance(self.commission, str):  # from a program: an exact number, never a float
+            exact_value(self.commission, "commission", parameter="commission")
         rate = parse_percent(self.commission, "commission", parameter="commission")
         if not 0 <= rate < 100:
             raise InputError(f"commission must be at least 0 and below 100 percent, not {shown(self.commission)}", parameter="commission")
@@ -112,6 +136,8 @@ class Setup:
     def _tie_pays(self) -> Fraction | None:
         if self.tie_pays is None:
             return None
+        if not isinstance(self.tie_pays, str):
+            exact_value(self.tie_pays, "tie_pays", parameter="tie_pays")
         refusal = InputError(f"tie_pays must be a positive pay such as 8 or 9, not {shown(self.tie_pays)}", parameter="tie_pays")
         try:
             pay = parse_pays(self.tie_pays).net
@@ -132,14 +158,23 @@ class Setup:
         return own
 
     def starting_shoe(self) -> Shoe:
-        """The shoe of ``decks`` or ``shoe`` (a composition), less ``remove``."""
+        """The shoe of ``decks`` or ``shoe`` (a composition, or from a program a :class:`Shoe`), less ``remove``."""
         return shoe_from_options(self.decks, self.shoe, self.remove)
 
     def policy_given(self) -> Policy:
+        """The policy given (that of the decisions given as ``rules``)."""
+        if isinstance(self.rules, Decisions):
+            return self.rules.policy
+        if isinstance(self.policy, Policy):
+            return self.policy
+        if not isinstance(self.policy, str):
+            raise InputError(f"policy must be a Policy or its text (\"player_on_5=draw\"), not {shown(self.policy)}", parameter="policy")
         return Policy.parse(self.policy)
 
     def decisions(self, shoe: Shoe | None = None) -> Decisions:
         """The rules with their choices fixed (policy ``optimal`` is solved for ``shoe``)."""
+        if isinstance(self.rules, Decisions) and self.rules.rules == self.rule_set:
+            return self.rules
         policy = self.policy_given()
         if policy.base == "optimal":
             from ..games.chemin import with_optimal
@@ -163,7 +198,10 @@ class Setup:
         without names, banker, player, tie and those of ``bets_toml``. The main bets' pays and a bets
         file must reach one of them (else they would change nothing)."""
         own = tuple(self.own_bets or ())
-        chosen, notes = select_bets(self.available(), self.bets, suits_known, own, parameter)
+        if self.bets is None or isinstance(self.bets, str):
+            chosen, notes = select_bets(self.available(), self.bets, suits_known, own, parameter)
+        else:  # from a program: Bets, or a list of names and Bets
+            chosen, notes = chosen_bets(self.bets, self.rule_set, suits_known, self.available())
         check_reach(chosen, self.commission is not None, self.tie_pays is not None, own,
                     f"bets_file {self.bets_file}" if self.bets_file else "bets_toml")
         return chosen, notes

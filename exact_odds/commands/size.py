@@ -2,38 +2,51 @@
 position, what it does to the bankroll, and the rebate and dead-chip figures of each bet
 (:mod:`exact_odds.output.render` writes them). Exact cells are strings."""
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass, field, replace
 from fractions import Fraction
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from ..bets.bets import bet_names
+from ..bets.bets import Bet, bet_names
 from ..bets.profiles import TableProfile
-from ..core.numbers import fixed, money, parse_exact, parse_percent, percent, shown, square_root
+from ..core.numbers import exact_value, fixed, money, parse_exact, parse_percent, percent, shown, square_root
 from ..core.rules import PUNTO_BANCO
 from ..errors import InputError
 from ..studies.rebates import DeadChip, SessionRebate
 from ..studies.sizing import MAIN, Limits, Sizing, per_bet
 from ..output.blocks import Block, Data, Document, Group, Heading, Paragraph, table
+from .setup import Setup
+
+if TYPE_CHECKING:
+    from ..core.policy import Decisions, Policy
+    from ..core.rules import DrawRules
+    from ..core.shoe import Shoe
+    from ..engine.analysis import Engine
 
 
 @dataclass(frozen=True)
 class Staking:
     """A bankroll and how to size it: the ``size`` command's parameters, as both doors give them
-    (amounts in money, exact numbers as text; ``rebate`` a percent; ``bets``: a session's bets to
+    (amounts in money, exact numbers as text, or from a program ints and Fractions; ``rebate`` a percent; ``bets``: a session's bets to
     size). The rebate and the main bets are checked here alone."""
 
-    bankroll: str
+    bankroll: "str | Fraction | int"
     bets: str | None = None
-    kelly: str = "1"
-    rebate: str | None = None
-    min: str | None = None
-    max: str | None = None
-    total_max: str | None = None
-    unit: str | None = None
+    kelly: "str | Fraction | int" = "1"
+    rebate: "str | Fraction | int | None" = None
+    min: "str | Fraction | int | None" = None
+    max: "str | Fraction | int | None" = None
+    total_max: "str | Fraction | int | None" = None
+    unit: "str | Fraction | int | None" = None
     side_needs_main: bool = False
-    side_ratio: str | None = None
+    side_ratio: "str | Fraction | int | None" = None
     main: str | None = None
+
+    def __post_init__(self) -> None:
+        for name in ("bankroll", "kelly", "rebate", "min", "max", "total_max", "unit", "side_ratio"):
+            value = getattr(self, name)
+            if value is not None and not isinstance(value, str):  # from a program: an exact number, never a float
+                exact_value(value, name, parameter=name)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -65,10 +78,10 @@ class Staking:
 
     def limits(self, names: Sequence[str]) -> Limits:
         """The limits, per-bet amounts naming any of the table's bets ``names`` (one amount: each of them)."""
-        def amounts(text: str | None, what: str) -> dict[str, Fraction]:
-            return per_bet(text, what, names) if text is not None else {}
+        def amounts(text: "str | Fraction | int | None", what: str) -> dict[str, Fraction]:
+            return {} if text is None else per_bet(text, what, names) if isinstance(text, str) else dict.fromkeys(names, exact_value(text, what, what))
 
-        def amount(text: str | None, what: str) -> Fraction | None:
+        def amount(text: "str | Fraction | int | None", what: str) -> Fraction | None:
             return None if text is None else parse_exact(text, what)
 
         return Limits(amounts(self.min, "min"), amounts(self.max, "max"), amount(self.total_max, "total_max"), amount(self.unit, "unit"),
@@ -256,3 +269,54 @@ def sizing_document(sizing: Sizing, chips: list[DeadChip] | None = None, session
         blocks.append(Paragraph("\n".join(f"Note: {note}" for note in notes)))
     record["notes"] = notes
     return Document(tuple(blocks), Data(record, table(CSV_HEADERS, flat)))
+
+
+def sized(setup: Setup, staking: Staking, engine: "Engine | None" = None) -> tuple[Sizing, list[str]]:
+    """The position ``staking`` asks for on the next coup of ``setup``'s shoe, and the notes of the
+    choice of its bets: the limits may name any bet sized, and the rebate is taken on each loss."""
+    from ..studies.joint import joint
+    from ..studies.sizing import size_joint
+
+    shoe = setup.starting_shoe()
+    bets, notes = setup.chosen_bets(shoe.knows_suits)
+    names = [bet.name for bet in bets]
+    limits = staking.limits(names)
+    kelly, bankroll = parse_exact(staking.kelly, "kelly", parameter="kelly"), parse_exact(staking.bankroll, "bankroll", parameter="bankroll")
+    return size_joint(joint(shoe, bets, setup.decisions(shoe), engine=engine), bankroll, limits, kelly, staking.rebate_share, names), notes
+
+
+def size(*, bankroll: "Fraction | int | str", shoe: "Shoe | int | str | Mapping[str, int] | None" = None,
+         bets: "str | Bet | Iterable[str | Bet] | None" = None, rules: "DrawRules | Decisions | str" = PUNTO_BANCO,
+         policy: "Policy | str | None" = None, commission: "Fraction | int | str | None" = None, tie_pays: "Fraction | int | str | None" = None,
+         kelly: "Fraction | int | str" = 1, rebate: "Fraction | int | str | None" = None, min: "Fraction | int | str | None" = None,
+         max: "Fraction | int | str | None" = None, total_max: "Fraction | int | str | None" = None, unit: "Fraction | int | str | None" = None,
+         side_needs_main: bool = False, side_ratio: "Fraction | int | str | None" = None, main: str | None = None,
+         engine: "Engine | None" = None) -> Sizing:
+    """The Kelly position on ``bets`` (default banker, player, tie) for the next coup of ``shoe``
+    (default 8 decks; as :func:`~exact_odds.analyze` takes one), as ``baccarat-odds size`` finds it:
+    its request (:class:`~exact_odds.commands.setup.Setup` and :class:`Staking`) built from these
+    arguments, so the library refuses what the command line and the server refuse, in the same
+    words. Amounts in money, exact (an int, a Fraction or its text); ``commission`` and ``rebate``
+    in percent, as ``--commission`` and ``--rebate`` take them (``rebate=1``: 1% of each loss
+    returned); ``min`` and ``max`` one amount for every bet or ``"NAME=X,..."``; ``main`` the main
+    bets for ``side_needs_main`` and ``side_ratio``. What ``all`` leaves out is said in a
+    UserWarning and kept in the sizing's notes.
+
+    >>> position = size(bankroll=1000, shoe="A=4,K=24", bets="tie")  # tie pays 8 to 1, and wins 9403 times in 20475
+    >>> [(stake.bet, stake.amount) for stake in position.stakes]  # Kelly: 1000 (9 p - 1) / 8
+    [('tie', Fraction(35640, 91))]
+    >>> size(bankroll=1000, rebate=100)
+    Traceback (most recent call last):
+    ...
+    exact_odds.errors.InputError: rebate must be at least 0 and below 100 percent, not 100
+    """
+    import warnings
+    from dataclasses import replace
+
+    setup = Setup.of_arguments(shoe=shoe, rules=rules, policy=policy, commission=commission, tie_pays=tie_pays, bets=bets)
+    staking = Staking(bankroll=bankroll, kelly=kelly, rebate=rebate, min=min, max=max, total_max=total_max, unit=unit,
+                      side_needs_main=side_needs_main, side_ratio=side_ratio, main=main)
+    sizing, notes = sized(setup, staking, engine)
+    for note in notes:
+        warnings.warn(note, UserWarning, stacklevel=2)
+    return replace(sizing, notes=(*sizing.notes, *notes))

@@ -320,11 +320,15 @@ def shoe_of_decks(decks: int | str) -> Shoe:
     return Shoe.decks(decks)
 
 
-def shoe_from_options(decks: int | str | None, shoe_spec: str | None, remove: str | None) -> Shoe:
-    """The shoe named by the CLI options ``--decks`` (a number, or ``inf``), ``--shoe`` and ``--remove``."""
+def shoe_from_options(decks: int | str | None, shoe_spec: "str | Shoe | int | Mapping[str, int] | None", remove: str | None) -> Shoe:
+    """The shoe named by the CLI options ``--decks`` (a number, or ``inf``), ``--shoe`` and
+    ``--remove`` (``shoe_spec`` from a program: as :func:`as_shoe` reads one)."""
     if decks is not None and shoe_spec is not None:
         raise InputError("give either a number of decks or a composition of the shoe, not both")
-    shoe = Shoe.parse(shoe_spec) if shoe_spec is not None else shoe_of_decks(8 if decks is None else decks)
+    if shoe_spec is None:
+        shoe = shoe_of_decks(8 if decks is None else decks)
+    else:
+        shoe = Shoe.parse(shoe_spec) if isinstance(shoe_spec, str) else as_shoe(shoe_spec)
     if remove:
         shoe = shoe.remove(parse_cards(remove))
     return shoe.checked()

@@ -2,14 +2,14 @@
 
 >>> from exact_odds.core.shoe import Shoe
 >>> from exact_odds.bets.bets import catalog
->>> result = analyze(Shoe.decks(8), [catalog()["player_pair"]])
+>>> from exact_odds.core.policy import resolve
+>>> result = analyze_checked(Shoe.decks(8), [catalog()["player_pair"]], resolve("punto_banco"))
 >>> result.bets[0].expected_value
 Fraction(-43, 415)
 """
 
-import warnings
-from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, replace
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial, lcm
 from functools import cached_property
@@ -17,17 +17,16 @@ from typing import Any, Protocol
 
 import numpy as np
 
-from ..bets.bets import Bet, Payout, chosen_bets, one_hot_lines, settlement
+from ..bets.bets import Bet, Payout, one_hot_lines, settlement
 from ..bets.conditions import Comparison, Condition, Feature, Literals, Not, parse_condition
 from ..errors import InputError, UnknownName
 from .distribution import FLOAT_EXACT, Distribution
 from .enumerator import enumerate_cards, enumerate_coups
-from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_column, feature_kind, merge_levels
+from ..core.features import CARD_FEATURES, OUTCOMES, FIRST_CARDS, NOT_DEALT, Array, Columns, Levels, feature_column, merge_levels
 from .tables import Tracked, tracked_key
-from ..core.policy import Decisions, Policy, decisions_of
+from ..core.policy import Decisions
 from ..core.numbers import fixed, percent, shown, square_root
-from ..core.rules import PUNTO_BANCO, DrawRules, as_rules
-from ..core.shoe import Shoe, as_shoe
+from ..core.shoe import Shoe
 from ..records import versioned
 
 
@@ -106,8 +105,9 @@ class BetAnalysis:
         """The bet's record in the JSON that ``baccarat-odds --format json`` prints: exact values as
         fraction strings, decimals as numbers (docs/json-format.md).
 
-        >>> from exact_odds.core.shoe import Shoe
-        >>> record = analyze(Shoe.decks(8), "tie")["tie"].to_dict()
+        >>> from exact_odds.bets.bets import catalog
+        >>> from exact_odds.core.policy import resolve
+        >>> record = analyze_checked(Shoe.decks(8), [catalog()["tie"]], resolve("punto_banco"))["tie"].to_dict()
         >>> record["house_edge"], record["house_edge_percent"]
         ('103841353768/723147898655', 14.359628778723827)
         """
@@ -163,8 +163,9 @@ class Analysis:
     def __getitem__(self, name: str) -> BetAnalysis:
         """The analysis of the bet named ``name``.
 
-        >>> from exact_odds.core.shoe import Shoe
-        >>> analyze(Shoe.decks(8), "banker, dragon_7")["dragon_7"].house_edge
+        >>> from exact_odds.bets.bets import catalog
+        >>> from exact_odds.core.policy import resolve
+        >>> analyze_checked(Shoe.decks(8), [catalog()["banker"], catalog()["dragon_7"]], resolve("punto_banco"))["dragon_7"].house_edge
         Fraction(64613588827, 848912750595)
         """
         for result in self.bets:
@@ -210,16 +211,13 @@ class Analysis:
     def to_dict(self, notes: Sequence[str] = ()) -> dict[str, object]:
         """Exactly the JSON object ``baccarat-odds --format json`` prints for this analysis
         (docs/json-format.md): the command builds it here, its :attr:`notes` included, and
-        ``notes`` adds those of a choice of bets made before :func:`analyze` (the command's own).
+        ``notes`` adds those of a choice of bets made before the analysis (the command's own).
 
-        >>> from exact_odds.core.shoe import Shoe
-        >>> record = analyze(Shoe.decks(8), "banker").to_dict()
-        >>> record["format"], record["version"], record["outcomes"]["tie"]["probability"]
-        ('exact_odds.analysis', 2, '619306544887/6508331087895')
-        >>> import warnings
-        >>> with warnings.catch_warnings(record=True):  # "all" says what it leaves out as a UserWarning too
-        ...     analyze("A=2,5=2,9=1,K=3", "all").to_dict()["notes"][0][:36]
-        'left out (bets on suits need a shoe '
+        >>> from exact_odds.bets.bets import catalog
+        >>> from exact_odds.core.policy import resolve
+        >>> record = analyze_checked(Shoe.decks(8), [catalog()["banker"]], resolve("punto_banco")).to_dict(["a note"])
+        >>> record["format"], record["version"], record["outcomes"]["tie"]["probability"], record["notes"]
+        ('exact_odds.analysis', 2, '619306544887/6508331087895', ['a note'])
         """
         return versioned("analysis", {
             "shoe": {
@@ -310,45 +308,28 @@ def return_table(bet: Bet, distribution: Distribution, combinations: list[int] |
     return BetAnalysis(bet, tuple(rows), distribution.total, distribution.cards, expected_value, distribution.scale)
 
 
-def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Iterable[str | Bet] | None" = None,
-            rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None,
-            engine: Engine | None = None, given: Condition | str | None = None, unordered: str = "") -> Analysis:
-    """The outcome table of ``shoe`` and the return table of each bet, under ``rules`` with their
-    choices fixed by ``policy`` (and, with ``given``, conditional on that condition).
+def analyze_checked(shoe: Shoe, bets: Sequence[Bet], decisions: Decisions, engine: Engine | None = None,
+                    given: Condition | None = None, unordered: str = "") -> Analysis:
+    """The outcome table of ``shoe`` and the return table of each bet, under ``decisions`` (and,
+    with ``given``, conditional on that condition), from objects already checked: the public
+    :func:`exact_odds.analyze` checks what it is given as the command's request
+    (:class:`~exact_odds.commands.analyze.AnalyzeRequest`) and calls this.
 
     Bets that read the coup at the same card slots and granularities (none, for most) share one
-    enumeration of it; a bet that reads only the first cards (the pair bets) settles on those cards alone, counted as ordered draws of those cards (``unordered``:
-    by hands or by sets of cards, as sources that count them so do). Given a
-    condition, every bet is settled on the coups where it holds (counted as 6-card sequences).
+    enumeration of it; a bet that reads only the first cards (the pair bets) settles on those
+    cards alone, counted as ordered draws of those cards (``unordered``: by hands or by sets of
+    cards, as sources that count them so do). Given a condition, every bet is settled on the coups
+    where it holds (counted as 6-card sequences).
 
-    The shoe may be given as :func:`~exact_odds.core.shoe.as_shoe` reads one (``8``, ``"A=32,K=32"``),
-    the bets as :func:`~exact_odds.bets.bets.chosen_bets` does (``"all"``, ``"banker, dragon_7"``; the main
-    bets when None; no bet, an empty name or a bet given twice is refused), the rules by a preset's
-    name or a rules file's path. What ``all`` leaves out is said in a UserWarning and kept in the
-    analysis's notes.
-
-    >>> result = analyze(8, "banker, tie")
-    >>> result["banker"].house_edge  # 1.0579%, as every source gives it for 8 decks
-    Fraction(114753351728, 10847218479825)
+    >>> from exact_odds.bets.bets import catalog
+    >>> from exact_odds.core.policy import resolve
+    >>> result = analyze_checked(Shoe.decks(8), [catalog()["tie"]], resolve("punto_banco"))
     >>> result.outcomes["tie"], result.total  # ordered 6-card sequences
     (475627426473216, 4998398275503360)
     """
-    shoe = as_shoe(shoe)
-    rules = rules if isinstance(rules, Decisions) else as_rules(rules)
-    bets, notes = chosen_bets(bets, rules.rules if isinstance(rules, Decisions) else rules, shoe.knows_suits)
-    for note in notes:  # kept in the analysis too (its record's notes, as the command line prints them)
-        warnings.warn(note, UserWarning, stacklevel=2)
-    check_unordered(unordered, shoe.with_replacement)
-    if unordered and given is not None:
-        raise InputError("unordered counts bets on the first cards alone; given a condition, every bet is counted through the coup")
-    if unordered and all(bet.needs_coup for bet in bets):
-        raise InputError("unordered counts bets settled on the first cards alone (the pair bets), and none of these bets is", parameter="unordered")
-    decisions = decisions_of(rules, policy)
-    engine = checked_engine(engine)
+    engine = engine or default_engine()
     if given is not None:
-        if not isinstance(given, (str, Condition)):
-            raise InputError(f"given must be a condition (its text, e.g. \"winner == tie\"), not {shown(given)}", parameter="given")
-        return replace(_conditional(shoe, bets, decisions, engine, parse_condition(given) if isinstance(given, str) else given), notes=tuple(notes))
+        return _conditional(shoe, list(bets), decisions, engine, given)
     coup_members: dict[Tracked, list[Bet]] = {(): []}
     card_members: dict[Tracked, list[Bet]] = {}
     keys = [tracked_key(bet.card_slots) for bet in bets]
@@ -365,7 +346,7 @@ def analyze(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Ite
             else:
                 results.update((id(bet), return_table(bet, distribution, lines)) for bet, lines in zip(members, line_counts(members, distribution)))
             del distribution
-    return Analysis(shoe, decisions, outcomes, total, tuple(results[id(bet)] for bet in bets), notes=tuple(notes))
+    return Analysis(shoe, decisions, outcomes, total, tuple(results[id(bet)] for bet in bets))
 
 
 HANDS = (("player_card1", "player_card2"), ("banker_card1", "banker_card2"))
@@ -382,9 +363,9 @@ def check_unordered(unordered: object, with_replacement: bool) -> None:
     """Refuse a way of counting that is not one of :data:`UNORDERED` ("" for ordered draws), or any
     but ordered draws with replacement (:data:`UNORDERED_WITH_REPLACEMENT`)."""
     if not isinstance(unordered, str) or unordered not in ("", *UNORDERED):
-        raise InputError(f"unordered must be one of {', '.join(UNORDERED)} (or \"\" for ordered draws), not {shown(unordered)}")
+        raise InputError(f"unordered must be one of {', '.join(UNORDERED)} (or \"\" for ordered draws), not {shown(unordered)}", parameter="unordered")
     if unordered and with_replacement:
-        raise InputError(UNORDERED_WITH_REPLACEMENT)
+        raise InputError(UNORDERED_WITH_REPLACEMENT, parameter="unordered")
 
 
 def unordered_divisor(columns: Columns, unordered: str, settle: Callable[[Columns], Array], name: str, with_replacement: bool) -> int:
@@ -458,9 +439,6 @@ class Given:
 def by_feature(shoe: Shoe, bets: list[Bet], decisions: Decisions, feature: str, engine: Engine | None = None) -> list[tuple[int, Analysis]]:
     """One conditional analysis per value the feature takes (value codes as in the condition
     language: winner 0 banker, 1 player, 2 tie; ranks 0 = A ...; -1 for a card not dealt)."""
-    kind = feature_kind(feature)
-    if kind is None:
-        raise InputError(f"by {feature!r}: not a feature (see the table of features in docs/language.md)", parameter="by")
     engine = engine or default_engine()
     probe = parse_condition(f"{feature} == {feature}")
     faces = probe.faces.union(*(row.condition.faces for bet in bets for row in bet.rows))
@@ -494,7 +472,9 @@ def best_of(rows: Sequence[tuple[int, Analysis]]) -> BestOf:
     """The expectation per coup of the best of the bets or no bet, chosen knowing the value of the
     feature that :func:`by_feature` split the coups by (each value weighed by its probability).
 
-    >>> rows = by_feature(Shoe.decks(8), chosen_bets("banker, player", PUNTO_BANCO, False)[0], decisions_of(PUNTO_BANCO), "shoe_card1_value")
+    >>> from exact_odds.bets.bets import catalog
+    >>> from exact_odds.core.policy import resolve
+    >>> rows = by_feature(Shoe.decks(8), [catalog()["banker"], catalog()["player"]], resolve("punto_banco"), "shoe_card1_value")
     >>> best = best_of(rows)
     >>> fixed(best.expected_value * 100, 3), best.choices[:2]  # Jacobson, "Baccarat: The Known Card": card 1, 6.765%
     ('6.765', ((0, 'banker'), (1, 'banker')))

@@ -304,7 +304,7 @@ def _group(bets: list[Bet], members: list[int]) -> tuple[Bet, ...]:
 
 def batch_expectations(counts: Any, bets: "str | Bet | Iterable[str | Bet]", rules: "DrawRules | Decisions | str" = PUNTO_BANCO,
                        policy: Policy | str | None = None, outcomes: bool = False) -> BatchExpectations:
-    """Exact expectations of ``bets`` (given as :func:`~exact_odds.engine.analysis.analyze` takes
+    """Exact expectations of ``bets`` (given as :func:`exact_odds.analyze` takes
     them) for many shoes under ``rules`` with their choices fixed by ``policy``. ``counts`` is
     (shoes x 13) per-rank counts A..K, or (shoes x 52) per-card counts (rank-major, suits S H D C)
     when a bet reads suits or colours. Any bet the compiled tables can

@@ -842,7 +842,7 @@ def _decks(shoe: Shoe) -> int | str:
 
 def optimal_policy(solution: Solution) -> Policy:
     """The solution as a policy of its rule set (every option point named), for
-    :func:`exact_odds.engine.analysis.analyze`."""
+    :func:`exact_odds.analyze`."""
     entries = []
     for key, share in solution.player.items():
         entries.append((_point("player", key, None).name, share))

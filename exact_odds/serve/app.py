@@ -34,7 +34,7 @@ from ..core.coup import Coup
 from ..core.numbers import shown
 from ..core.policy import pure_policies, resolve
 from ..core.rules import PRESETS
-from ..engine.analysis import analyze
+from ..engine.analysis import analyze_checked
 from ..errors import InputError
 from ..commands import analyze as analyze_command
 from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table
@@ -449,18 +449,16 @@ def create_app(db: str, token: str | None = None) -> Any:
         """The analysis of a shoe: exactly the JSON of `baccarat-odds --format json` with the same options
         (under rules with choices and no policy: one analysis for each pure choice, as the CLI prints)."""
         asked = request.request()
-        setup = asked.setup
-        shoe = setup.starting_shoe()
+        setup, bets, notes = asked.setup, list(asked.bets), list(asked.notes)
         rules = setup.rule_set
-        bets, notes = setup.chosen_bets(shoe.knows_suits)
         unordered = asked.unordered or ""
-        if rules.option_points() and not setup.policy.strip() and asked.given is None:
-            analyses = [analyze(shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
+        if rules.option_points() and not setup.policy_given() and asked.condition is None:
+            analyses = [analyze_checked(asked.shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
             data = analyze_command.choices_document(analyses, notes, False).data
             assert data is not None  # a document of choices always carries its record
             return JSONResponse(data.record)
         decisions = setup.fixed_decisions(NOT_SERVED)  # (analyze_command.run would render the text and the CSV too: twice the time)
-        return JSONResponse(analyze(shoe, bets, decisions, given=asked.given, unordered=unordered).to_dict(notes))
+        return JSONResponse(analyze_checked(asked.shoe, bets, decisions, asked.evaluator, asked.condition, unordered).to_dict(notes))
 
     @app.post("/api/v1/size")
     def size_route(request: SizeRequest) -> JSONResponse:

@@ -3,7 +3,7 @@ process while other sessions compute at once.
 
 Why a process pool (issue 30, measured on 2 cores: 8 decks, every catalog bet by rank). A card's
 analysis takes about 3 ms, nearly all of it Python that holds the GIL: the kernels, which release
-it, take 0.1 ms; the rest of :func:`~exact_odds.engine.analysis.analyze` 1 ms, and its record
+it, take 0.1 ms; the rest of :func:`~exact_odds.engine.analysis.analyze_checked` 1 ms, and its record
 (``to_dict``: each bet's Fractions and their text) 2 ms. Threads of two sessions therefore take
 turns (1.1x as fast at once as one after the other), and no numpy or C rewrite of the record would
 change that without changing the engine. Shipped back whole, an Analysis costs as much as it took
@@ -37,7 +37,7 @@ from typing import Any, Protocol
 from ..bets.bets import Bet
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
-from ..engine.analysis import Analysis, BetAnalysis, ReturnRow, analyze
+from ..engine.analysis import Analysis, BetAnalysis, ReturnRow, analyze_checked
 from ..errors import InputError
 
 LOG = logging.getLogger(__name__)
@@ -87,7 +87,7 @@ class Computed:
 def analysis_and_record(table: Table, shoe: Shoe) -> tuple[Analysis, Record]:
     """The analysis of the next coup of ``shoe`` (checked) under ``table``, and its record:
     exactly what ``baccarat-odds --format json`` prints for them."""
-    analysis = analyze(shoe, list(table.bets), table.decisions)
+    analysis = analyze_checked(shoe, list(table.bets), table.decisions)
     return analysis, analysis.to_dict(table.notes)
 
 

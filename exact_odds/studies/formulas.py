@@ -14,8 +14,8 @@ from functools import lru_cache
 
 import sympy
 
-from ..engine.analysis import Analysis, BetAnalysis, analyze
-from ..bets.bets import Bet
+from ..engine.analysis import Analysis, BetAnalysis, analyze_checked
+from ..bets.bets import Bet, main_bets
 from ..core.features import OUTCOMES
 from ..core.policy import Decisions
 from ..core.shoe import Shoe
@@ -66,7 +66,7 @@ def interpolate(values: dict[int, int], degree: int) -> sympy.Expr:
 @lru_cache(maxsize=16)
 def _analysis(decks: int, bets: tuple[Bet, ...], decisions: Decisions) -> Analysis:
     """The analysis of ``bets`` on ``decks`` decks (no bets: the main bets, for the outcomes alone)."""
-    return analyze(Shoe.decks(decks), list(bets) or None, decisions)
+    return analyze_checked(Shoe.decks(decks), list(bets) or list(main_bets(decisions.rules).values()), decisions)
 
 
 def outcome_formulas(decisions: Decisions) -> list[Formula]:

@@ -102,7 +102,7 @@ class Joint:
 def joint(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | Iterable[str | Bet]",
           rules: "DrawRules | Decisions | str" = PUNTO_BANCO, policy: Policy | str | None = None,
           engine: Engine | None = None) -> Joint:
-    """The joint distribution of ``bets`` on one coup of ``shoe`` (given as :func:`~exact_odds.engine.analysis.analyze` takes them)."""
+    """The joint distribution of ``bets`` on one coup of ``shoe`` (given as :func:`exact_odds.analyze` takes them)."""
     shoe = as_shoe(shoe)
     rules = rules if isinstance(rules, Decisions) else as_rules(rules)
     chosen = tuple(as_bets(bets, rules.rules if isinstance(rules, Decisions) else rules, shoe.knows_suits))

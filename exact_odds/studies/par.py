@@ -13,7 +13,7 @@ advantage of each wager: every line's true odds and pay beside the bet's edge.
 :func:`par_sheet` gathers what the PAR workbook (:mod:`exact_odds.output.workbook`) carries: every
 bet's lines with their exact counts on the shoe and on each deck count, the cover and the inputs.
 
->>> from exact_odds.engine.analysis import analyze
+>>> from exact_odds import analyze
 >>> tie = bet_figures(analyze(8, "tie")["tie"])
 >>> tie.lines[0].one_in, tie.lines[0].true_odds, tie.lines[0].fair_pay
 (Fraction(6508331087895, 619306544887), Fraction(5889024543008, 619306544887), Fraction(5889024543008, 619306544887))
@@ -31,7 +31,7 @@ from ..core.numbers import shown
 from ..core.policy import Decisions, Policy, decisions_of
 from ..core.rules import PUNTO_BANCO, DrawRules, as_rules, rules_toml
 from ..core.shoe import Shoe, as_shoe, shoe_of_decks
-from ..engine.analysis import BetAnalysis, Engine, analyze
+from ..engine.analysis import BetAnalysis, Engine, analyze_checked
 from ..errors import InputError
 from .exposure import TableView
 
@@ -217,7 +217,7 @@ def par_sheet(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | I
               decks: Sequence[int | str] = DECKS, title: str = "", game: str = "", submitter: str = "", version: str | None = None,
               date: str = "", command: str = "", inputs: Sequence[Digest] = (), table: TableView | None = None,
               engine: Engine | None = None) -> ParSheet:
-    """The PAR workbook's data for ``bets`` on ``shoe`` (given as :func:`~exact_odds.engine.analysis.analyze`
+    """The PAR workbook's data for ``bets`` on ``shoe`` (given as :func:`exact_odds.analyze`
     takes them), with each bet's counts on each of ``decks``, and the ``table`` view of a bet mix where given;
     the rule set as analysed is added to the inputs.
     The program's ``version`` is this package's unless given (the command adds how the batches are weighed).
@@ -231,8 +231,8 @@ def par_sheet(shoe: "Shoe | int | str | Mapping[str, int]", bets: "str | Bet | I
         raise InputError("decks is empty: give at least one deck count (or inf)", parameter="decks")
     decisions = decisions_of(rules if isinstance(rules, Decisions) else as_rules(rules), policy)
     chosen = as_bets(bets, decisions.rules, shoe.knows_suits)
-    analysis = analyze(shoe, chosen, decisions, engine=engine)
-    by_decks = {str(count): analyze(shoe_of_decks(count), chosen, decisions, engine=engine) for count in dict.fromkeys(decks)}
+    analysis = analyze_checked(shoe, chosen, decisions, engine=engine)
+    by_decks = {str(count): analyze_checked(shoe_of_decks(count), chosen, decisions, engine=engine) for count in dict.fromkeys(decks)}
     sheets = tuple(sheet_bet(result, {label: other.bets[index] for label, other in by_decks.items()})
                    for index, result in enumerate(analysis.bets))
     rules_file = Digest.of_text("rules as analysed", "the rule set as a rules file (baccarat-odds rules --format toml)", rules_toml(decisions.rules))

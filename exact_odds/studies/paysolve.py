@@ -18,7 +18,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..engine.analysis import BetAnalysis, analyze
+from ..engine.analysis import BetAnalysis, analyze_checked
 from ..bets.bets import Bet, bounded_pay
 from ..errors import InputError
 from ..core.numbers import shown
@@ -89,7 +89,7 @@ def solve(shoe: Shoe, bet: Bet, decisions: Decisions, row: str | None = None, ed
     """The pay of ``row`` that gives house ``edge``, and the smallest whole pay whose edge is at most
     ``max_edge`` (edges as fractions of a unit: 5% is 1/20). A pay a bets file could not hold is
     refused: every pay found can be written back into one."""
-    analysis = analyze(shoe, [bet], decisions).bets[0]
+    analysis = analyze_checked(shoe, [bet], decisions).bets[0]
     index = choose_row(bet, row)
     probability = analysis.rows[index].probability
     event = bet.rows[index].event

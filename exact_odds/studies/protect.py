@@ -508,7 +508,7 @@ def protect(shoe: "Shoe | int | str | Mapping[str, int]" = 8, bets: "str | Bet |
             engine: Engine | None = None) -> "Protection | SortSearch":
     """What the information is worth (see the module docstring): ``known`` (a shoe position 1-6),
     ``sorted`` cards with ``groups``, or ``best_sort``; the bets (the main bets by default, ``all``
-    the catalog) as :func:`~exact_odds.engine.analysis.analyze` takes them."""
+    the catalog) as :func:`exact_odds.analyze` takes them."""
     request = ProtectRequest.of(shoe, bets, rules, policy, known=known, sorted=sorted, groups=groups, best_sort=best_sort, over=over)
     return run(request, engine)
 

@@ -13,7 +13,7 @@
   what each chip is worth.
 
 >>> from exact_odds.core.shoe import Shoe
->>> from exact_odds.engine.analysis import analyze
+>>> from exact_odds import analyze
 >>> chip = dead_chip(analyze(Shoe.decks(8), "banker")["banker"])
 >>> chip.wagers
 Fraction(19524993263685, 8712962041376)

@@ -14,7 +14,7 @@ import math
 from dataclasses import dataclass
 from fractions import Fraction
 
-from ..engine.analysis import analyze
+from ..engine.analysis import analyze_checked
 from ..bets.bets import Bet
 from ..core.cards import RANKS, Card
 from ..errors import InputError
@@ -58,26 +58,26 @@ def removal_effects(shoe: Shoe, bets: list[Bet], decisions: Decisions) -> list[R
     if shoe.size <= 6:
         raise InputError(f"{shoe} cannot lose a card and still deal a coup: effects of removal need at least 7 cards")
     base_shoe = shoe if suited else Shoe(shoe.rank_counts, None, shoe.description)
-    base = analyze(base_shoe, bets, decisions).bets
+    base = analyze_checked(base_shoe, bets, decisions).bets
 
     def after_removing(rank: int) -> list[Fraction] | None:
         held = shoe.rank_counts[rank]
         if held == 0:
             return None
         if not suited:
-            return [result.expected_value for result in analyze(base_shoe.remove((Card(RANKS[rank]),)), bets, decisions).bets]
+            return [result.expected_value for result in analyze_checked(base_shoe.remove((Card(RANKS[rank]),)), bets, decisions).bets]
         assert shoe.card_counts is not None
         average = [Fraction(0)] * len(bets)
         for suit, count in enumerate(shoe.card_counts[rank * 4 : rank * 4 + 4]):
             if count:
-                results = analyze(shoe.remove((Card(RANKS[rank], "SHDC"[suit]),)), bets, decisions).bets
+                results = analyze_checked(shoe.remove((Card(RANKS[rank], "SHDC"[suit]),)), bets, decisions).bets
                 average = [total + Fraction(count, held) * result.expected_value for total, result in zip(average, results)]
         return average
 
     removed = [after_removing(rank) for rank in range(13)]
     deck = DECK if suited else tuple(Card(card.rank) for card in DECK)
     holds_deck = shoe.size >= 58 and (all(count >= 1 for count in shoe.card_counts or ()) if suited else all(count >= 4 for count in shoe.rank_counts))
-    less_deck = analyze(base_shoe.remove(deck), bets, decisions).bets if holds_deck else None
+    less_deck = analyze_checked(base_shoe.remove(deck), bets, decisions).bets if holds_deck else None
     return [
         RemovalEffects(
             bet,

@@ -14,7 +14,7 @@ from ..core.features import FIRST_CARDS, Granularity, merge_levels
 from ..core.policy import Decisions, Policy, resolve
 from ..core.rules import PRESETS
 from ..core.shoe import Shoe, shoe_of_decks
-from ..engine.analysis import BetAnalysis, analyze, unordered_divisor
+from ..engine.analysis import BetAnalysis, analyze_checked, unordered_divisor
 from ..engine.compiled import FastEngine
 from ..engine.distribution import Distribution
 from ..errors import InputError
@@ -78,7 +78,7 @@ class Calculator:
         shoe = shoe or shoe_of_decks(figure.decks)
         key = (shoe, figure.rules, figure.policy, figure.bet)
         if key not in self.analyses:
-            self.analyses[key] = analyze(shoe, [self.bet(figure)], self.decisions(figure), engine=self.engine).bets[0]
+            self.analyses[key] = analyze_checked(shoe, [self.bet(figure)], self.decisions(figure), engine=self.engine).bets[0]
         return self.analyses[key]
 
     def event(self, figure: Figure, shoe: Shoe | None = None) -> tuple[int, int]:
