@@ -18,7 +18,7 @@ from fastapi.testclient import TestClient
 from exact_odds.commands.session import Settings, Table, session_settings, table_of
 from exact_odds.core.cards import parse_cards
 from exact_odds.core.shoe import Shoe
-from exact_odds.engine.analysis import analyze
+from exact_odds import analyze
 from exact_odds.errors import InputError
 from exact_odds.serve import compute, sessions
 from exact_odds.serve.app import create_app, state_record
