@@ -56,15 +56,10 @@ TRANSPORT = {
 """Refusals that belong to a front door, with the reason."""
 
 NOT_YET_IN_A_REQUEST = {
-    ("cli/params.py", "{} must be positive, not {}"): "ExactNumber: size's bankroll, total_max, unit, side_ratio; formula's above, below",
-    ("cli/commands.py", "simulate deals real shoes"): "commands/simulate.py's request",
-    ("cli/commands.py", "simulate shuffles at most {} cards"): "commands/simulate.py's request",
-    ("cli/commands.py", "--workers sets local worker processes"): "commands/simulate.py's request",
     ("cli/commands.py", "{} must be one line of printable text"): "commands/report.py's request",
     ("cli/commands.py", "the report's simulation shuffles at most"): "commands/report.py's request",
     ("cli/commands.py", "--shoes 1: the report's estimates carry"): "commands/report.py's request",
     ("cli/commands.py", "{} set the counting simulation, and {}"): "commands/report.py's request",
-    ("cli/commands.py", "--session values a rebate on the session"): "commands/size.py's request",
     ("serve/staking.py", "bets is empty: name the session's bets"): "commands/size.py's request (a session's)",
     ("serve/staking.py", "bets: {} is not a bet of this session"): "commands/size.py's request (a session's)",
     ("serve/sessions.py", "burn must be one of {}"): "the session's request (beside its Setup)",

@@ -21,10 +21,6 @@ from . import studies
 from .shared import (BURN, FORMATS, SPANS_DECKS, Commands, Interrupted, OutputLost, emit, fail, in_cli_terms, options, plot_target, progress_bar,
                      reword, setup_of, shared, table_options, table_request)
 
-MAX_SIMULATED_CARDS = 52_000
-"""simulate deals shoes of at most this many cards (1,000 decks)."""
-
-
 def show_version(ctx: click.Context, _: click.Parameter, given: bool) -> None:
     """``--version``: the version, and the path that weighs batches (see :func:`~exact_odds.engine.kernel.kernel_info`)."""
     if not given or ctx.resilient_parsing:
@@ -181,26 +177,26 @@ def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: boo
 @cli.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "latex", "json"]), default="text", show_default=True)
 @click.option("--solve", is_flag=True, help="Also say for which deck counts each house edge is largest and smallest.")
-@click.option("--above", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
-@click.option("--below", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
+@click.option("--above", metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
+@click.option("--below", metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
-def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None, below: Fraction | None, **local: Any) -> None:
+def formula(ctx: click.Context, /, fmt: str, solve: bool, above: str | None, below: str | None, **local: Any) -> None:
     """Probabilities and house edges as exact rational functions of the number of decks d.
 
     Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
     """
     from ..output.render import render
-    from ..commands.formula import document, solve_lines
+    from ..commands.formula import FormulaRequest, document, solve_lines
     from ..studies.formulas import expectation_formulas, house_edge, outcome_formulas
 
-    given_options = options(ctx, **local)
+    request = FormulaRequest(setup=options(ctx, **local), solve=solve, above=above, below=below)
+    given_options = request.setup
     bets, _ = given_options.chosen_bets(suits_known=True)
     decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="formula"))
     outcomes = outcome_formulas(decisions)
     expectations = expectation_formulas(bets, decisions)
-    answers = {expectation.name: solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)
-               for expectation in expectations} if solve or above is not None or below is not None else {}
+    answers = {expectation.name: solve_lines(house_edge(expectation), *request.shares) for expectation in expectations} if request.answers else {}
     emit(render(document(outcomes, expectations, answers), fmt))
 
 
@@ -246,28 +242,16 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     """Deal real shuffled shoes to the cut card (finish the coup in which it appears, play one more)
     with the exact expectation of every bet at every coup; report the distribution of exact EV, the
     gain of betting only when EV > 0, and a count's gains by true count."""
-    from ..commands.simulate import document
+    from ..commands.simulate import SimulateRequest, document
     from ..output.render import render
-    from ..studies.dealer import Settings, parse_penetration, parse_tags
+    from ..studies.parallel import cores
     from ..studies.simulate import run, summary
 
-    from ..studies.parallel import check_address, cores
-
-    given_options = options(ctx, **local)
-    shoe = given_options.starting_shoe()
-    if shoe.with_replacement:
-        raise InputError("simulate deals real shoes: give a whole number of decks or a --shoe")
-    if shoe.size > MAX_SIMULATED_CARDS:
-        raise InputError(f"simulate shuffles at most {MAX_SIMULATED_CARDS:,} cards ({MAX_SIMULATED_CARDS // 52:,} decks); this shoe holds {shoe.size:,}")
-    if scheduler:
-        check_address(scheduler)
-        if workers is not None:
-            raise InputError("--workers sets local worker processes, and --scheduler runs the shoes on the cluster's workers: give one")
+    request = SimulateRequest(setup=options(ctx, **local), shoes=shoes, seed=seed, penetration=penetration, burn=burn, tags=tags, workers=workers,
+                              scheduler=scheduler)
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
-    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
-    settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
-                        tuple(bets), given_options.decisions(shoe))
+    settings, notes = request.settings, request.notes
     plot = plot_target(plot_path)
     with progress_bar("shoes", length=shoes) as progress:
         simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
@@ -327,6 +311,7 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     from ..output.files import FolderTarget
     from ..output.plots import pyplot
     from ..studies.par import Digest
+    from ..commands.simulate import MAX_SIMULATED_CARDS
     from ..commands.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, Progress, ReportSettings, build, report_date, report_workbook
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
@@ -449,14 +434,14 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
 
 
 @cli.command(name="size")
-@click.option("--bankroll", required=True, type=ExactNumber(), metavar="B", help="The bankroll the stakes are a share of (money, exact).")
+@click.option("--bankroll", required=True, metavar="B", help="The bankroll the stakes are a share of (money, exact).")
 @click.option("--kelly", "kelly_text", metavar="F", help="Fractional Kelly, above 0 and at most 1 (default 1; 1/2: half Kelly): the Kelly stakes of F times the bankroll.")
 @click.option("--min", "min_text", metavar="X|NAME=X,...", help="Table minimum: for every bet, or per bet (a bet is then 0 or at least it).")
 @click.option("--max", "max_text", metavar="X|NAME=X,...", help="Table maximum: for every bet, or per bet.")
-@click.option("--total-max", type=ExactNumber(), metavar="X", help="At most this much on the whole position.")
-@click.option("--unit", type=ExactNumber(), metavar="X", help="Stakes in whole units of X (the smallest chip).")
+@click.option("--total-max", metavar="X", help="At most this much on the whole position.")
+@click.option("--unit", metavar="X", help="Stakes in whole units of X (the smallest chip).")
 @click.option("--side-needs-main", is_flag=True, help="A side bet only beside a main bet (California EZ tables); needs --min on the main bets or --unit.")
-@click.option("--side-ratio", type=ExactNumber(), metavar="K", help="Each side bet at most K times the main bets staked.")
+@click.option("--side-ratio", metavar="K", help="Each side bet at most K times the main bets staked.")
 @click.option("--main", "main_text", metavar="NAMES", help="The main bets, comma-separated (default: banker, player and tie, and their variants).")
 @click.option("--rebate", "rebate_text", metavar="PCT", help="Percent of each losing bet's loss returned (a rebate on losses; with --dead-chip, on each chip lost).")
 @click.option("--dead-chip", is_flag=True, help="Also each bet played with dead (non-negotiable) chips: wagers per chip, cash and value per chip.")
@@ -465,8 +450,8 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.pass_context
-def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | None, min_text: str | None, max_text: str | None,
-                 total_max: Fraction | None, unit: Fraction | None, side_needs_main: bool, side_ratio: Fraction | None, main_text: str | None,
+def size_command(ctx: click.Context, /, bankroll: str, kelly_text: str | None, min_text: str | None, max_text: str | None,
+                 total_max: str | None, unit: str | None, side_needs_main: bool, side_ratio: str | None, main_text: str | None,
                  rebate_text: str | None, dead_chip: bool, session_coups: int | None, fmt: str, **local: Any) -> None:
     """What to stake on the next coup: the Kelly position on --bets (default banker,player,tie)
     over the exact joint distribution of their settled lines, under table limits and a rebate on
@@ -475,26 +460,28 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     the optimum was found; "no bet" where no stake grows the bankroll."""
     from ..engine.analysis import analyze
     from ..output.render import render
-    from ..commands.size import Staking, sizing_document
+    from ..commands.size import SizeRequest, sizing_document
     from ..studies.rebates import dead_chip as chip_of, session_rebate
     from ..studies.sizing import Limits, per_bet, size_joint
     from ..studies.joint import joint
 
+    staking = SizeRequest(bankroll=bankroll, rebate=rebate_text, total_max=total_max, unit=unit, side_needs_main=side_needs_main, side_ratio=side_ratio,
+                          main=main_text, session=session_coups)
     given_options = options(ctx, **local)
     shoe = given_options.starting_shoe()
     bets, notes = given_options.chosen_bets(shoe.knows_suits)
     names = [bet.name for bet in bets]
     kelly = parse_exact(kelly_text, "--kelly") if kelly_text is not None else Fraction(1)
-    staking = Staking(bankroll=str(bankroll), rebate=rebate_text, side_needs_main=side_needs_main,
-                      side_ratio=None if side_ratio is None else str(side_ratio), main=main_text)
     rebate = staking.rebate_share
-    if session_coups is not None and rebate_text is None:
-        raise InputError("--session values a rebate on the session's net loss: give its --rebate PCT")
     main = staking.mains()
+
+    def exact(text: str | None) -> Fraction | None:
+        return None if text is None else parse_exact(text, "amount")
+
     limits = Limits(per_bet(min_text, "--min", names) if min_text is not None else {}, per_bet(max_text, "--max", names) if max_text is not None else {},
-                    total_max, unit, side_needs_main, side_ratio, main)
+                    exact(total_max), exact(unit), side_needs_main, exact(side_ratio), main)
     decisions = given_options.decisions(shoe)
-    sizing = size_joint(joint(shoe, bets, decisions), bankroll, limits, kelly, Fraction(0) if session_coups else rebate)
+    sizing = size_joint(joint(shoe, bets, decisions), parse_exact(bankroll, "bankroll"), limits, kelly, Fraction(0) if session_coups else rebate)
     results = analyze(shoe, bets, decisions).bets if dead_chip or session_coups else ()
     chips = [chip_of(result, rebate) for result in results] if dead_chip else None
     sessions = [session_rebate(result, session_coups, rebate) for result in results] if session_coups else None

@@ -184,16 +184,23 @@ def progress_bar(label: str, items: Iterable[Any] | None = None, length: int = 0
 
 def in_cli_terms(error: InputError) -> str:
     """The message of a library error with the parameter it begins by naming, and those it
-    mentions, spelled as the options that give them (``policy key ...`` is ``--policy key ...``)."""
+    mentions, spelled as the options that give them (``policy key ...`` is ``--policy key ...``).
+    A mention may carry the value the message gives it (``shoes 0``), so that the parameter is
+    found there and not where its name is a word of the sentence (``at least 2 shoes``).
+
+    >>> in_cli_terms(InputError("shoes 1: need at least 2 shoes (or shoes 0)", parameter="shoes", mentions=("shoes 0",)))
+    '--shoes 1: need at least 2 shoes (or --shoes 0)'
+    """
     message = str(error)
     if error.parameter and message.startswith(error.parameter):
         message = flag_of(error.parameter) + message[len(error.parameter):]
-    for name in error.mentions:  # the other parameters it names: the first time each stands as a word
-        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag_of(name), message, count=1)
+    for mention in error.mentions:  # the other parameters it names: the first time each stands as a word
+        name, space, value = mention.partition(" ")
+        message = re.sub(rf"(?<![\w-]){re.escape(mention)}(?![\w-])", lambda _: flag_of(name) + space + value, message, count=1)
     return message
 
 
-FLAGS = {"amounts": "--mix", "pace": "--per-hour"}
+FLAGS = {"amounts": "--mix", "pace": "--per-hour", "burn": "--burn/--no-burn"}
 """A request's parameter given by an option of another name (else ``side_ratio`` is ``--side-ratio``)."""
 
 
