@@ -15,11 +15,11 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from ..core.numbers import parse_exact, shown
-from .params import Count, ExactNumber
+from ..core.numbers import parse_exact
+from .params import Count
 from . import studies
 from .shared import (BURN, FORMATS, SPANS_DECKS, Commands, Interrupted, OutputLost, emit, fail, in_cli_terms, options, plot_target, progress_bar,
-                     reword, setup_of, shared, table_options, table_request)
+                     reword, setup_of, shared, table_options)
 
 def show_version(ctx: click.Context, _: click.Parameter, given: bool) -> None:
     """``--version``: the version, and the path that weighs batches (see :func:`~exact_odds.engine.kernel.kernel_info`)."""
@@ -302,47 +302,31 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     simulation; the command, version and every input with its SHA-256 (SOURCE_DATE_EPOCH fixes the date).
     --xlsx also writes the PAR workbook (par.xlsx): a sheet per bet whose cells recompute when a pay changes;
     --table MIX the table's view of a bet mix (see `table`). Every figure is also in report.json."""
-    import dataclasses
     import shlex
 
     from ..core.rules import PRESETS
     from ..engine.kernel import kernel_info
-    from ..commands.export import parse_deck_list
     from ..output.files import FolderTarget
     from ..output.plots import pyplot
     from ..studies.par import Digest
-    from ..commands.simulate import MAX_SIMULATED_CARDS
-    from ..commands.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, Progress, ReportSettings, build, report_date, report_workbook
+    from ..commands.report import PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, Progress, ReportRequest, ReportSettings, build, report_date, report_workbook
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
     from ..studies.dealer import parse_penetration
 
-    for flag, text in (("--title", title), ("--game", game), ("--submitter", submitter)):
-        if text is not None and (not text.strip() or not text.isprintable()):
-            raise InputError(f"{flag} must be one line of printable text, not {shown(text)}")
     root = ctx.find_root().params
     if root.get("decks") is not None:
         if deck_text is not None:
             raise InputError("--decks is given both before and after `report`: give it once")
         deck_text, root["decks"] = str(root["decks"]), None  # read here, as the report's deck list
-    given_options = options(ctx, **local)
-    decks = tuple(parse_deck_list(deck_text)) if deck_text is not None else DEFAULT_DECKS
-    finite = [count for count in decks if count != "inf"]
-    if given_options.shoe is None:
-        given_options = dataclasses.replace(given_options, decks=max(finite, key=int) if finite else "inf")
-    if given_options.bets_file and not given_options.bets:
-        given_options = dataclasses.replace(given_options, bets=",".join(given_options.own_bets or ()))
-    shoe = given_options.starting_shoe()
-    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
-    if shoes and shoe.size > MAX_SIMULATED_CARDS:
-        raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
-    if shoes == 1:
-        raise InputError("--shoes 1: the report's estimates carry standard errors, which need at least 2 shoes (or --shoes 0: no simulation)")
-    settings_given = [flag for name, flag in (("seed", "--seed"), ("penetration", "--penetration"), ("burn", "--burn/--no-burn"))
-                      if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
-    if settings_given and (not shoes or shoe.with_replacement):
-        why = "--shoes 0 leaves the simulation out" if not shoes else "the infinite deck has no simulation"
-        raise InputError(f"{', '.join(settings_given)} set the counting simulation, and {why}")
+    def given(name: str) -> bool:
+        return ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE
+
+    request = ReportRequest(setup=options(ctx, **local), decks=deck_text, title=title, game=game, submitter=submitter, shoes=shoes,
+                            seed=seed if given("seed") else None, penetration=penetration if given("penetration") else None,
+                            burn=burn if given("burn") else None, table=table_text, per_hour=per_hour, min=min_text, max=max_text, total_max=total_max,
+                            unit=unit, differential=differential)
+    given_options, decks, shoe, bets, notes, view = request.scope, request.deck_counts, request.shoe, request.bets, request.notes, request.view
     arguments = sys.argv[1:]
     inputs = [Digest.read("bets file", given_options.bets_file)] if given_options.bets_file else []
     inputs += [Digest.read("rules file", value) for flag, value in zip(arguments, arguments[1:] + [""])
@@ -359,7 +343,6 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
         from ..output.workbook import require_openpyxl
 
         require_openpyxl()
-    view = report_table(given_options, shoe, table_text, per_hour, min_text, max_text, total_max, unit, differential)
     simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
     phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1) + int(protection)) + int(pdf) + int(xlsx)
     pages = [f"{name}.{kind}" for name in ["index", *(bet.name for bet in bets)] for kind in ("html", "md")]
@@ -392,26 +375,6 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
             files[WORKBOOK] = report_workbook(bets, shoe, decisions, settings, view)
         target.write(files)
     emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
-
-
-def report_table(given_options: Any, shoe: Any, table_text: str | None, per_hour: str | None, min_text: str | None, max_text: str | None,
-                 total_max: Fraction | None, unit: Fraction | None, differential: str | None) -> Any:
-    """The table's view of `report --table`, checked before any work (None without --table)."""
-    from ..commands.table import run
-
-    flags = (("--per-hour", per_hour), ("--min", min_text), ("--max", max_text), ("--total-max", total_max), ("--unit", unit),
-             ("--differential", differential))
-    if table_text is None:
-        stray = [flag for flag, value in flags if value is not None]
-        if stray:
-            raise InputError(f"{', '.join(stray)}: for the table's view, which --table MIX asks for (e.g. --table banker=100,player=100); give it, or leave them out")
-        return None
-    try:
-        return run(table_request(given_options, shoe, table_text, "--table", per_hour, min_text, max_text, total_max, unit, differential))
-    except InputError as error:
-        if error.parameter == "amounts":  # the mix is --table here, not --mix
-            raise InputError("--table" + str(error).removeprefix("amounts")) from None
-        raise
 
 
 @cli.command(name="solve-pay")
