@@ -17,7 +17,6 @@ from .. import __version__
 from ..errors import InputError
 from ..core.numbers import parse_exact
 from .params import Count
-from . import folders, server, studies
 from .shared import (BURN, FORMATS, SPANS_DECKS, Commands, Interrupted, OutputLost, emit, fail, in_cli_terms, options, plot_target, progress_bar,
                      reword, setup_of, shared)
 
@@ -333,8 +332,9 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     emit(render_solution(run(CheminRequest(setup=options(ctx, **local), model=model)), fmt))
 
 
-for command in (folders.export, folders.report, server.serve, studies.table_command, studies.protect, studies.banque, studies.depth, studies.shoe):
-    cli.add_command(command)
+cli.lazy = {"export": "exact_odds.cli.folders.export", "report": "exact_odds.cli.folders.report", "serve": "exact_odds.cli.server.serve",
+            **{name: f"exact_odds.cli.studies.{command}" for name, command in (("table", "table_command"), ("protect", "protect"), ("banque", "banque"),
+                                                                              ("depth", "depth"), ("shoe", "shoe"))}}
 reword(chemin_de_fer, "commission", "Commission on the banker's wins, percent (default 0: the zero-sum game).")
 reword(chemin_de_fer, "rules", "A chemin de fer rule set instead of --model: a preset (chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) "
                                "or a TOML rules file with option points (C) for both sides.")
@@ -349,14 +349,15 @@ def given_twice(args: Sequence[str]) -> str | None:
     ('--remove', None)
     """
     command: click.Command = cli
+    context = click.Context(cli)
     seen: set[str] = set()
     arguments = iter(args)
     for token in arguments:
         if token == "--":
             break
         if not token.startswith("-") or token == "-":
-            if command is cli and token in cli.commands:
-                command, seen = cli.commands[token], set()
+            if command is cli and (named := cli.get_command(context, token)) is not None:
+                command, seen = named, set()
             continue
         name, inline, _ = token.partition("=")
         option = next((param for param in command.params if isinstance(param, click.Option) and name in param.opts + param.secondary_opts), None)

@@ -164,7 +164,25 @@ class Interrupted(Exception):
 
 
 class Commands(click.Group):
-    """The command group: Ctrl-C in a command comes out of it as :class:`Interrupted`."""
+    """The command group: Ctrl-C in a command comes out of it as :class:`Interrupted`. The commands
+    in ``lazy`` (a name: the module and the command's name in it) are imported when first named or
+    listed, as click's documentation does it ("Lazily Loading Subcommands"), so that the analysis
+    itself, with no command, starts without building them."""
+
+    lazy: dict[str, str] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        import importlib
+
+        # a name of no command imports them all: click suggests the nearest of self.commands
+        for wanted in [cmd_name] if cmd_name in self.lazy else [] if cmd_name in self.commands else list(self.lazy):
+            if wanted not in self.commands:
+                module, _, name = self.lazy[wanted].rpartition(".")
+                self.add_command(getattr(importlib.import_module(module), name), wanted)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
