@@ -95,7 +95,7 @@ def test_the_state_carries_what_to_bet_after_each_card(client):
 @pytest.mark.parametrize(("body", "status", "message"), [
     ({"bankroll": 1.5}, 422, 'bankroll: Value error, must be an exact number, a JSON integer or text such as "2.5" or "1/2", not 1.5'),
     ({"bankroll": True}, 422, "bankroll: Value error, must be an exact number"),
-    ({"bankroll": 0}, 422, "bankroll must be positive, not 0"),
+    ({"bankroll": 0}, 422, "bankroll must be positive, not '0'"),
     ({"bankroll": "1e999999"}, 422, "bankroll must be an exact number such as 5, 2.5 or 5/2, not '1e999999'"),
     ({"bankroll": "9" * 500}, 422, "bankroll: String should have at most 200 characters"),
     ({"bankroll": 100, "kelly": "0"}, 422, "kelly must be a fraction above 0 and at most 1"),
@@ -103,7 +103,7 @@ def test_the_state_carries_what_to_bet_after_each_card(client):
     ({"bankroll": 100, "bets": "zz"}, 422, "bets: 'zz' is not a bet of this session (banker, player, tie, dragon_7)"),
     ({"bankroll": 100, "bets": "banker,banker"}, 422, "bets names banker twice: give each bet once"),
     ({"bankroll": 100, "min": "dragon_7=9", "max": "dragon_7=5"}, 422, "the minimum for dragon_7 (9) is above its maximum (5)"),
-    ({"bankroll": 100, "unit": "0"}, 422, "the unit must be positive, not 0"),
+    ({"bankroll": 100, "unit": "0"}, 422, "unit must be positive, not '0'"),
     ({"bankroll": 100, "main": "banker"}, 422, "main names the main bets for side_needs_main and side_ratio"),
     ({"bankroll": 100, "main": "banker,,", "side_ratio": 2}, 422,
      "main 'banker,,' holds an empty name (two commas together, or one at an end): give each name once, separated by commas"),
@@ -129,7 +129,7 @@ def test_a_bad_sizing_is_refused_in_one_line(client, body, status, message):
     ({"max": "banker=0,dragon_7=5"}, "the maximum for banker must be positive, not 0"),
     ({"min": "dragon7=5"}, "min: 'dragon7' is not a bet of this position (banker, player, tie, dragon_7)"),
     ({"main": "bogus", "side_ratio": 2}, "main: 'bogus' is not a bet of this position (banker, player, tie, dragon_7)"),
-    ({"total_max": "-1"}, "the total limit must be positive, not -1"),
+    ({"total_max": "-1"}, "total_max must be positive, not '-1'"),
 ])
 def test_limits_on_bets_not_sized_are_checked(client, limits, message):
     """Only dragon_7 is sized (the one bet with the player's edge): the limits on the others are checked all the same."""

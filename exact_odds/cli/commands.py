@@ -15,15 +15,10 @@ import click
 
 from .. import __version__
 from ..errors import InputError
-from ..core.numbers import parse_exact, shown
-from .params import Count, ExactNumber
-from . import studies
+from ..core.numbers import parse_exact
+from .params import Count
 from .shared import (BURN, FORMATS, SPANS_DECKS, Commands, Interrupted, OutputLost, emit, fail, in_cli_terms, options, plot_target, progress_bar,
-                     reword, setup_of, shared, table_options, table_request)
-
-MAX_SIMULATED_CARDS = 52_000
-"""simulate deals shoes of at most this many cards (1,000 decks)."""
-
+                     reword, setup_of, shared)
 
 def show_version(ctx: click.Context, _: click.Parameter, given: bool) -> None:
     """``--version``: the version, and the path that weighs batches (see :func:`~exact_odds.engine.kernel.kernel_info`)."""
@@ -147,60 +142,28 @@ def verify(ctx: click.Context, /, data_file: str | None, source_text: str | None
 
 
 @cli.command()
-@click.option("--out", default="results", show_default=True, help="Folder to write (a new or empty folder, or one export wrote).")
-@click.option("--decks", "deck_text", metavar="LIST", help="Deck counts: 1-8 (default), 1,2,6, inf...")
-@click.option("--formulas/--no-formulas", default=True, show_default=True, help="Also write the closed forms in d (JSON and LaTeX).")
-@click.option("--chemin/--no-chemin", default=True, show_default=True,
-              help="Also write chemin de fer solved (models A, B2, B3; each deck count and inf; no commission and --commission) in chemin-de-fer/.")
-@click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only export's own files are replaced).")
-@shared("rules", "pays", "bets", "bets_file")
-@click.pass_context
-def export(ctx: click.Context, /, out: str, deck_text: str | None, formulas: bool, chemin: bool, force: bool, **local: Any) -> None:
-    """Write exact tables (CSV, JSON, Markdown) for each deck count, a summary, closed forms, an index
-    and a manifest (every catalog bet, or --bets; your --bets-file bets too); and chemin de fer
-    solved as a game for each deck count and the infinite deck, as `chemin-de-fer --format json`
-    prints it, with a summary. The folder is written whole or not at all."""
-    from ..commands.export import export_files, export_steps, parse_deck_list
-    from ..output.files import FolderTarget
-
-    given_options = options(ctx, **local)
-    before = ctx.find_root().params.get("decks")
-    if before is not None and deck_text is not None:
-        raise InputError("--decks is given both before and after `export`: give it once")
-    decks = parse_deck_list(deck_text if deck_text is not None else str(before) if before is not None else "1-8")
-    bets = given_options.chosen_bets(suits_known=True)[0] if given_options.bets else list(given_options.available().values())
-    decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="export"))
-    tables = [f"decks-{count}.{kind}" for count in decks for kind in ("csv", "json", "md")]
-    with FolderTarget(out, force, "export", expected=[*tables, "README.md"]) as target, \
-            progress_bar("exporting", length=export_steps(decks, decisions, chemin)) as bar:
-        files = export_files(decks, bets, decisions, bar.update if bar else None, formulas, chemin)
-        target.write(files)
-    emit(f"wrote {len(files) + 1} files to {out}\n")
-
-
-@cli.command()
 @click.option("--format", "fmt", type=click.Choice(["text", "latex", "json"]), default="text", show_default=True)
 @click.option("--solve", is_flag=True, help="Also say for which deck counts each house edge is largest and smallest.")
-@click.option("--above", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
-@click.option("--below", type=ExactNumber(), metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
+@click.option("--above", metavar="PCT", help="With --solve: the deck counts where the house edge is above PCT percent.")
+@click.option("--below", metavar="PCT", help="With --solve: the deck counts where the house edge is below PCT percent.")
 @shared("rules", "pays", "bets", "bets_file")
 @click.pass_context
-def formula(ctx: click.Context, /, fmt: str, solve: bool, above: Fraction | None, below: Fraction | None, **local: Any) -> None:
+def formula(ctx: click.Context, /, fmt: str, solve: bool, above: str | None, below: str | None, **local: Any) -> None:
     """Probabilities and house edges as exact rational functions of the number of decks d.
 
     Each is factored, with its value as d -> oo (the infinite deck). sympy is imported here only.
     """
     from ..output.render import render
-    from ..commands.formula import document, solve_lines
+    from ..commands.formula import FormulaRequest, document, solve_lines
     from ..studies.formulas import expectation_formulas, house_edge, outcome_formulas
 
-    given_options = options(ctx, **local)
+    request = FormulaRequest(setup=options(ctx, **local), solve=solve, above=above, below=below)
+    given_options = request.setup
     bets, _ = given_options.chosen_bets(suits_known=True)
     decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="formula"))
     outcomes = outcome_formulas(decisions)
     expectations = expectation_formulas(bets, decisions)
-    answers = {expectation.name: solve_lines(house_edge(expectation), above / 100 if above else None, below / 100 if below else None)
-               for expectation in expectations} if solve or above is not None or below is not None else {}
+    answers = {expectation.name: solve_lines(house_edge(expectation), *request.shares) for expectation in expectations} if request.answers else {}
     emit(render(document(outcomes, expectations, answers), fmt))
 
 
@@ -246,28 +209,16 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     """Deal real shuffled shoes to the cut card (finish the coup in which it appears, play one more)
     with the exact expectation of every bet at every coup; report the distribution of exact EV, the
     gain of betting only when EV > 0, and a count's gains by true count."""
-    from ..commands.simulate import document
+    from ..commands.simulate import SimulateRequest, document
     from ..output.render import render
-    from ..studies.dealer import Settings, parse_penetration, parse_tags
+    from ..studies.parallel import cores
     from ..studies.simulate import run, summary
 
-    from ..studies.parallel import check_address, cores
-
-    given_options = options(ctx, **local)
-    shoe = given_options.starting_shoe()
-    if shoe.with_replacement:
-        raise InputError("simulate deals real shoes: give a whole number of decks or a --shoe")
-    if shoe.size > MAX_SIMULATED_CARDS:
-        raise InputError(f"simulate shuffles at most {MAX_SIMULATED_CARDS:,} cards ({MAX_SIMULATED_CARDS // 52:,} decks); this shoe holds {shoe.size:,}")
-    if scheduler:
-        check_address(scheduler)
-        if workers is not None:
-            raise InputError("--workers sets local worker processes, and --scheduler runs the shoes on the cluster's workers: give one")
+    request = SimulateRequest(setup=options(ctx, **local), shoes=shoes, seed=seed, penetration=penetration, burn=burn, tags=tags, workers=workers,
+                              scheduler=scheduler)
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
-    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
-    settings = Settings(shoe, shoes, seed, parse_penetration(penetration), burn, parse_tags(tags) if tags else None,
-                        tuple(bets), given_options.decisions(shoe))
+    settings, notes = request.settings, request.notes
     plot = plot_target(plot_path)
     with progress_bar("shoes", length=shoes) as progress:
         simulation = run(settings, min(workers or cores(), cores()), scheduler, progress.update if progress else None)
@@ -280,153 +231,6 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
         plot.write(simulation_figure(simulation.expectations(), simulation.true_counts(), settings.bet_names))
     if simulation.interrupted:
         raise Interrupted
-
-
-@cli.command(name="report")
-@shared("shoe", "rules", "pays", "bets", "bets_file", without=("decks",))
-@click.option("--decks", "deck_text", metavar="LIST", help="Deck counts of the edge-by-decks table: 1-8,inf (default), 6, 1,2,6... "
-                                                           "The rest of the report is on the largest finite one (the infinite deck if it is the "
-                                                           "only one), or on the shoe of --shoe.")
-@click.option("--out", required=True, metavar="DIR", help="Folder to write (a new or empty folder, or one report wrote).")
-@click.option("--force", is_flag=True, help="Write into a folder that holds other files too (only the report's own files are replaced).")
-@click.option("--title", metavar="TEXT", help="The document's title (default: the bet's name).")
-@click.option("--game", metavar="TEXT", help="The game's name on the cover (default: the rule set's).")
-@click.option("--submitter", metavar="TEXT", help="Who submits the bet, on the cover.")
-@click.option("--pdf", is_flag=True, help="Also print each page to PDF with Debian's chromium (headless).")
-@click.option("--xlsx", is_flag=True, help="Also write the PAR workbook, par.xlsx, whose cells recompute (pip install 'exact_odds[xlsx]').")
-@click.option("--table", "table_text", metavar="NAME=X,...", help="Also the table's view of this bet mix (see `table`), in the index, "
-                                                             "report.json and the workbook; with the table options below.")
-@table_options
-@click.option("--protection", is_flag=True, help="Also a game-protection page (protection.html, .md, .json): for each bet, what each card "
-                                                 "known and the best sort of 1 and 4 cards are worth to a player, ranked.")
-@click.option("--shoes", type=Count(0, 10**7), default=500, show_default=True, help="Shoes the counting simulation deals (0: no simulation).")
-@click.option("--seed", type=Count(0), default=1, show_default=True, help="The simulation's seed: the same seed gives the same report.")
-@click.option("--penetration", default="14/16", show_default=True, help="Where the cut card lies, as a share of the shoe.")
-@BURN
-@click.pass_context
-def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, title: str | None, game: str | None, submitter: str | None,
-           pdf: bool, xlsx: bool, table_text: str | None, per_hour: str | None, min_text: str | None, max_text: str | None,
-           total_max: Fraction | None, unit: Fraction | None, differential: str | None, protection: bool, shoes: int, seed: int, penetration: str,
-           burn: bool, **local: Any) -> None:
-    """Write the math report of each bet (--bets; default: the bets of --bets-file, else banker,player,tie),
-    a submission document per bet as a self-contained HTML page, a Markdown page and (--pdf) a PDF:
-    a cover (title, game, submitter, rules and program versions, date) and contents; the rules of
-    play with each condition in words; example coups of every pay line; the pay schedule and
-    combinations; house edge per bet made and resolved, hit frequency, standard deviation, volatility
-    index and the hold's confidence intervals; the maximum payout; the edge for each deck count
-    with its closed form in MathML; the effects of removal, derived counts and a seeded counting
-    simulation; the command, version and every input with its SHA-256 (SOURCE_DATE_EPOCH fixes the date).
-    --xlsx also writes the PAR workbook (par.xlsx): a sheet per bet whose cells recompute when a pay changes;
-    --table MIX the table's view of a bet mix (see `table`). Every figure is also in report.json."""
-    import dataclasses
-    import shlex
-
-    from ..core.rules import PRESETS
-    from ..engine.kernel import kernel_info
-    from ..commands.export import parse_deck_list
-    from ..output.files import FolderTarget
-    from ..output.plots import pyplot
-    from ..studies.par import Digest
-    from ..commands.report import DEFAULT_DECKS, PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, Progress, ReportSettings, build, report_date, report_workbook
-    from ..output.report_pages import chromium, print_pdfs
-    from ..studies.parallel import cores
-    from ..studies.dealer import parse_penetration
-
-    for flag, text in (("--title", title), ("--game", game), ("--submitter", submitter)):
-        if text is not None and (not text.strip() or not text.isprintable()):
-            raise InputError(f"{flag} must be one line of printable text, not {shown(text)}")
-    root = ctx.find_root().params
-    if root.get("decks") is not None:
-        if deck_text is not None:
-            raise InputError("--decks is given both before and after `report`: give it once")
-        deck_text, root["decks"] = str(root["decks"]), None  # read here, as the report's deck list
-    given_options = options(ctx, **local)
-    decks = tuple(parse_deck_list(deck_text)) if deck_text is not None else DEFAULT_DECKS
-    finite = [count for count in decks if count != "inf"]
-    if given_options.shoe is None:
-        given_options = dataclasses.replace(given_options, decks=max(finite, key=int) if finite else "inf")
-    if given_options.bets_file and not given_options.bets:
-        given_options = dataclasses.replace(given_options, bets=",".join(given_options.own_bets or ()))
-    shoe = given_options.starting_shoe()
-    bets, notes = given_options.chosen_bets(suits_known=shoe.knows_suits)
-    if shoes and shoe.size > MAX_SIMULATED_CARDS:
-        raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {shoe.size:,} (or give --shoes 0)")
-    if shoes == 1:
-        raise InputError("--shoes 1: the report's estimates carry standard errors, which need at least 2 shoes (or --shoes 0: no simulation)")
-    settings_given = [flag for name, flag in (("seed", "--seed"), ("penetration", "--penetration"), ("burn", "--burn/--no-burn"))
-                      if ctx.get_parameter_source(name) is click.core.ParameterSource.COMMANDLINE]
-    if settings_given and (not shoes or shoe.with_replacement):
-        why = "--shoes 0 leaves the simulation out" if not shoes else "the infinite deck has no simulation"
-        raise InputError(f"{', '.join(settings_given)} set the counting simulation, and {why}")
-    arguments = sys.argv[1:]
-    inputs = [Digest.read("bets file", given_options.bets_file)] if given_options.bets_file else []
-    inputs += [Digest.read("rules file", value) for flag, value in zip(arguments, arguments[1:] + [""])
-               if flag == "--rules" and value not in PRESETS and os.path.isfile(value)]
-    inputs += [Digest.read("rules file", argument.split("=", 1)[1]) for argument in arguments
-               if argument.startswith("--rules=") and argument.split("=", 1)[1] not in PRESETS and os.path.isfile(argument.split("=", 1)[1])]
-    settings = ReportSettings(shoes, seed, parse_penetration(penetration), burn, shlex.join(["baccarat-odds", *arguments]),
-                              report_date(), __version__, cores() if shoes >= PARALLEL_SHOES else 1, decks, title, game, submitter, tuple(inputs),
-                              str(kernel_info()))
-    decisions = given_options.fixed_decisions(SPANS_DECKS.format(command="report"))
-    pyplot("report")  # matplotlib draws the plots: checked before any work
-    browser = chromium() if pdf else None
-    if xlsx:
-        from ..output.workbook import require_openpyxl
-
-        require_openpyxl()
-    view = report_table(given_options, shoe, table_text, per_hour, min_text, max_text, total_max, unit, differential)
-    simulated = shoes * len(bets) if shoes and not shoe.with_replacement else 0
-    phases = len(bets) * (len(PHASES) - (2 if shoe.with_replacement else 0 if shoes else 1) + int(protection)) + int(pdf) + int(xlsx)
-    pages = [f"{name}.{kind}" for name in ["index", *(bet.name for bet in bets)] for kind in ("html", "md")]
-    linked = []
-    if protection:
-        from ..commands.protection_page import NAME, TITLE, protection_files
-
-        linked, pages = [(NAME, TITLE)], pages + [f"{NAME}.{kind}" for kind in ("html", "md", "json")]
-    printed = [*(bet.name for bet in bets), *(name for name, _ in linked)] if pdf else []
-    expected = pages + [RECORD] + [f"{name}.pdf" for name in printed] + [WORKBOOK] * xlsx
-    with FolderTarget(out, force, "report", expected=expected) as target, \
-            progress_bar("report", length=simulated + phases) as bar:
-        def phase(text: str) -> None:
-            bar.label = text
-            bar.update(1)
-
-        from ..commands.table import view_blocks
-
-        files: dict[str, str | bytes] = dict(build(bets, shoe, decisions, settings, Progress(phase, bar.update) if bar else None,
-                                                   view_blocks(view) if view else (), view.to_dict() if view else None, linked))
-        if protection:
-            files.update(protection_files(bets, shoe, decisions, settings, phase if bar else None))
-        if browser is not None:
-            if bar:
-                phase("printing PDF")
-            files.update(print_pdfs({name: str(files[f"{name}.html"]) for name in printed}, browser))
-        if xlsx:
-            if bar:
-                phase("writing the workbook")
-            files[WORKBOOK] = report_workbook(bets, shoe, decisions, settings, view)
-        target.write(files)
-    emit(f"wrote {len(files) + 1} files to {out}\n" + "".join(f"Note: {note}\n" for note in notes))
-
-
-def report_table(given_options: Any, shoe: Any, table_text: str | None, per_hour: str | None, min_text: str | None, max_text: str | None,
-                 total_max: Fraction | None, unit: Fraction | None, differential: str | None) -> Any:
-    """The table's view of `report --table`, checked before any work (None without --table)."""
-    from ..commands.table import run
-
-    flags = (("--per-hour", per_hour), ("--min", min_text), ("--max", max_text), ("--total-max", total_max), ("--unit", unit),
-             ("--differential", differential))
-    if table_text is None:
-        stray = [flag for flag, value in flags if value is not None]
-        if stray:
-            raise InputError(f"{', '.join(stray)}: for the table's view, which --table MIX asks for (e.g. --table banker=100,player=100); give it, or leave them out")
-        return None
-    try:
-        return run(table_request(given_options, shoe, table_text, "--table", per_hour, min_text, max_text, total_max, unit, differential))
-    except InputError as error:
-        if error.parameter == "amounts":  # the mix is --table here, not --mix
-            raise InputError("--table" + str(error).removeprefix("amounts")) from None
-        raise
 
 
 @cli.command(name="solve-pay")
@@ -449,14 +253,14 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
 
 
 @cli.command(name="size")
-@click.option("--bankroll", required=True, type=ExactNumber(), metavar="B", help="The bankroll the stakes are a share of (money, exact).")
+@click.option("--bankroll", required=True, metavar="B", help="The bankroll the stakes are a share of (money, exact).")
 @click.option("--kelly", "kelly_text", metavar="F", help="Fractional Kelly, above 0 and at most 1 (default 1; 1/2: half Kelly): the Kelly stakes of F times the bankroll.")
 @click.option("--min", "min_text", metavar="X|NAME=X,...", help="Table minimum: for every bet, or per bet (a bet is then 0 or at least it).")
 @click.option("--max", "max_text", metavar="X|NAME=X,...", help="Table maximum: for every bet, or per bet.")
-@click.option("--total-max", type=ExactNumber(), metavar="X", help="At most this much on the whole position.")
-@click.option("--unit", type=ExactNumber(), metavar="X", help="Stakes in whole units of X (the smallest chip).")
+@click.option("--total-max", metavar="X", help="At most this much on the whole position.")
+@click.option("--unit", metavar="X", help="Stakes in whole units of X (the smallest chip).")
 @click.option("--side-needs-main", is_flag=True, help="A side bet only beside a main bet (California EZ tables); needs --min on the main bets or --unit.")
-@click.option("--side-ratio", type=ExactNumber(), metavar="K", help="Each side bet at most K times the main bets staked.")
+@click.option("--side-ratio", metavar="K", help="Each side bet at most K times the main bets staked.")
 @click.option("--main", "main_text", metavar="NAMES", help="The main bets, comma-separated (default: banker, player and tie, and their variants).")
 @click.option("--rebate", "rebate_text", metavar="PCT", help="Percent of each losing bet's loss returned (a rebate on losses; with --dead-chip, on each chip lost).")
 @click.option("--dead-chip", is_flag=True, help="Also each bet played with dead (non-negotiable) chips: wagers per chip, cash and value per chip.")
@@ -465,8 +269,8 @@ def solve_pay(ctx: click.Context, /, bet_name: str, row: str | None, edge_text: 
 @click.option("--format", "fmt", type=click.Choice(FORMATS), default="table", show_default=True)
 @shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.pass_context
-def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | None, min_text: str | None, max_text: str | None,
-                 total_max: Fraction | None, unit: Fraction | None, side_needs_main: bool, side_ratio: Fraction | None, main_text: str | None,
+def size_command(ctx: click.Context, /, bankroll: str, kelly_text: str | None, min_text: str | None, max_text: str | None,
+                 total_max: str | None, unit: str | None, side_needs_main: bool, side_ratio: str | None, main_text: str | None,
                  rebate_text: str | None, dead_chip: bool, session_coups: int | None, fmt: str, **local: Any) -> None:
     """What to stake on the next coup: the Kelly position on --bets (default banker,player,tie)
     over the exact joint distribution of their settled lines, under table limits and a rebate on
@@ -475,26 +279,28 @@ def size_command(ctx: click.Context, /, bankroll: Fraction, kelly_text: str | No
     the optimum was found; "no bet" where no stake grows the bankroll."""
     from ..engine.analysis import analyze_checked
     from ..output.render import render
-    from ..commands.size import Staking, sizing_document
+    from ..commands.size import SizeRequest, sizing_document
     from ..studies.rebates import dead_chip as chip_of, session_rebate
     from ..studies.sizing import Limits, per_bet, size_joint
     from ..studies.joint import joint
 
+    staking = SizeRequest(bankroll=bankroll, rebate=rebate_text, total_max=total_max, unit=unit, side_needs_main=side_needs_main, side_ratio=side_ratio,
+                          main=main_text, session=session_coups)
     given_options = options(ctx, **local)
     shoe = given_options.starting_shoe()
     bets, notes = given_options.chosen_bets(shoe.knows_suits)
     names = [bet.name for bet in bets]
     kelly = parse_exact(kelly_text, "--kelly") if kelly_text is not None else Fraction(1)
-    staking = Staking(bankroll=str(bankroll), rebate=rebate_text, side_needs_main=side_needs_main,
-                      side_ratio=None if side_ratio is None else str(side_ratio), main=main_text)
     rebate = staking.rebate_share
-    if session_coups is not None and rebate_text is None:
-        raise InputError("--session values a rebate on the session's net loss: give its --rebate PCT")
     main = staking.mains()
+
+    def exact(text: str | None) -> Fraction | None:
+        return None if text is None else parse_exact(text, "amount")
+
     limits = Limits(per_bet(min_text, "--min", names) if min_text is not None else {}, per_bet(max_text, "--max", names) if max_text is not None else {},
-                    total_max, unit, side_needs_main, side_ratio, main)
+                    exact(total_max), exact(unit), side_needs_main, exact(side_ratio), main)
     decisions = given_options.decisions(shoe)
-    sizing = size_joint(joint(shoe, bets, decisions), bankroll, limits, kelly, Fraction(0) if session_coups else rebate)
+    sizing = size_joint(joint(shoe, bets, decisions), parse_exact(bankroll, "bankroll"), limits, kelly, Fraction(0) if session_coups else rebate)
     results = analyze_checked(shoe, bets, decisions).bets if dead_chip or session_coups else ()
     chips = [chip_of(result, rebate) for result in results] if dead_chip else None
     sessions = [session_rebate(result, session_coups, rebate) for result in results] if session_coups else None
@@ -526,66 +332,9 @@ def chemin_de_fer(ctx: click.Context, /, model: str | None, fmt: str, **local: A
     emit(render_solution(run(CheminRequest(setup=options(ctx, **local), model=model)), fmt))
 
 
-def default_db() -> str:
-    """Where sessions are kept by default: exact_odds/sessions.sqlite under the user's data folder."""
-    data = os.environ.get("XDG_DATA_HOME") or os.path.join(os.path.expanduser("~"), ".local", "share")
-    return os.path.join(data, "exact_odds", "sessions.sqlite")
-
-
-@cli.command()
-@click.option("--host", default="127.0.0.1", show_default=True, help="Address to listen on; any but this machine's loopback needs a token.")
-@click.option("--port", type=Count(1, 65535), default=8000, show_default=True, help="Port to listen on.")
-@click.option("--db", metavar="FILE", help="The SQLite file of the sessions (default: sessions.sqlite in the user's data folder, exact_odds/).")
-@click.option("--token", metavar="TOKEN", envvar="BACCARAT_ODDS_TOKEN",
-              help="A token every request must carry (Authorization: Bearer TOKEN, or ?token= to open the page); "
-                   "one is made and printed once when another host than loopback is given without it. Also $BACCARAT_ODDS_TOKEN.")
-def serve(host: str, port: int, db: str | None, token: str | None) -> None:
-    """Serve the shoe tracker page at / and the JSON API at /api/v1 (its schema at /docs): live
-    sessions that follow a shoe card by card with every bet's exact edge, kept in SQLite so that
-    a server stopped at any moment loses no card it answered. Needs the serve extra
-    (pip install '.[serve]' in the project's folder)."""
-    import ipaddress
-    import secrets
-    import socket
-    import sqlite3
-
-    try:
-        import uvicorn
-
-        from ..serve.app import create_app
-    except ImportError:
-        raise InputError("serve needs the serve extra: pip install '.[serve]' in the project's folder (FastAPI and uvicorn)") from None
-    if token is not None and not token.strip():
-        raise InputError("--token is empty: give a token, or leave it out")
-    try:
-        loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
-    except ValueError:
-        loopback = False
-    made = token is None and not loopback
-    if made:
-        token = secrets.token_urlsafe(24)
-    path = db or default_db()
-    if db is None:
-        os.makedirs(os.path.dirname(path), exist_ok=True)
-    try:
-        app = create_app(path, token)
-    except sqlite3.Error as error:
-        raise InputError(f"--db {path}: cannot open it as the sessions' SQLite file ({error})") from None
-    try:
-        with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
-            pass
-    except OSError as error:
-        raise InputError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
-    shown_host = f"[{host}]" if ":" in host else host
-    address = f"http://{shown_host}:{port}/"
-    click.echo(f"baccarat-odds serve: {address} (API at {address}docs; sessions in {path}; Ctrl-C stops)")
-    if made:
-        click.echo(f"token (printed once): {token}  open {address}?token={token}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)  # the event streams end
-
-
-for command in (studies.table_command, studies.protect, studies.banque, studies.depth, studies.shoe):
-    cli.add_command(command)
+cli.lazy = {"export": "exact_odds.cli.folders.export", "report": "exact_odds.cli.folders.report", "serve": "exact_odds.cli.server.serve",
+            **{name: f"exact_odds.cli.studies.{command}" for name, command in (("table", "table_command"), ("protect", "protect"), ("banque", "banque"),
+                                                                              ("depth", "depth"), ("shoe", "shoe"))}}
 reword(chemin_de_fer, "commission", "Commission on the banker's wins, percent (default 0: the zero-sum game).")
 reword(chemin_de_fer, "rules", "A chemin de fer rule set instead of --model: a preset (chemin_de_fer_a, chemin_de_fer_b2, chemin_de_fer_b3) "
                                "or a TOML rules file with option points (C) for both sides.")
@@ -600,14 +349,15 @@ def given_twice(args: Sequence[str]) -> str | None:
     ('--remove', None)
     """
     command: click.Command = cli
+    context = click.Context(cli)
     seen: set[str] = set()
     arguments = iter(args)
     for token in arguments:
         if token == "--":
             break
         if not token.startswith("-") or token == "-":
-            if command is cli and token in cli.commands:
-                command, seen = cli.commands[token], set()
+            if command is cli and (named := cli.get_command(context, token)) is not None:
+                command, seen = named, set()
             continue
         name, inline, _ = token.partition("=")
         option = next((param for param in command.params if isinstance(param, click.Option) and name in param.opts + param.secondary_opts), None)

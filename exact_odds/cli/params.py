@@ -1,13 +1,12 @@
 """The command line's parameter types: each reads the syntax of one kind of value (a deck count, a
-whole number, an exact positive number), refusing in one line what it cannot read."""
+whole number, an exact number), refusing in one line what it cannot read."""
 
 from fractions import Fraction
 from typing import Any
 
 import click
 
-from ..core.numbers import parse_count, parse_exact, shown
-from ..errors import InputError
+from ..core.numbers import parse_count, parse_exact
 
 
 # click.ParamType is generic from click 8.4 on (ParamType[int]), but subscripting it fails at import
@@ -40,13 +39,9 @@ class Count(click.ParamType):  # type: ignore[type-arg]
 
 
 class ExactNumber(click.ParamType):  # type: ignore[type-arg]
-    """An exact positive number: ``100``, ``2.5``, ``5/2``."""
+    """An exact number: ``100``, ``2.5``, ``5/2`` (its range is the request's to check)."""
 
     name = "X"
 
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Fraction:
-        option = f"--{param.name}" if param and param.name else "value"
-        number = parse_exact(value, option)
-        if number <= 0:
-            raise InputError(f"{option} must be positive, not {shown(value)}")
-        return number
+        return parse_exact(value, param.opts[0] if param and param.opts else "value")

@@ -164,7 +164,25 @@ class Interrupted(Exception):
 
 
 class Commands(click.Group):
-    """The command group: Ctrl-C in a command comes out of it as :class:`Interrupted`."""
+    """The command group: Ctrl-C in a command comes out of it as :class:`Interrupted`. The commands
+    in ``lazy`` (a name: the module and the command's name in it) are imported when first named or
+    listed, as click's documentation does it ("Lazily Loading Subcommands"), so that the analysis
+    itself, with no command, starts without building them."""
+
+    lazy: dict[str, str] = {}
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        return sorted({*super().list_commands(ctx), *self.lazy})
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        import importlib
+
+        # a name of no command imports them all: click suggests the nearest of self.commands
+        for wanted in [cmd_name] if cmd_name in self.lazy else [] if cmd_name in self.commands else list(self.lazy):
+            if wanted not in self.commands:
+                module, _, name = self.lazy[wanted].rpartition(".")
+                self.add_command(getattr(importlib.import_module(module), name), wanted)
+        return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
         try:
@@ -184,16 +202,23 @@ def progress_bar(label: str, items: Iterable[Any] | None = None, length: int = 0
 
 def in_cli_terms(error: InputError) -> str:
     """The message of a library error with the parameter it begins by naming, and those it
-    mentions, spelled as the options that give them (``policy key ...`` is ``--policy key ...``)."""
+    mentions, spelled as the options that give them (``policy key ...`` is ``--policy key ...``).
+    A mention may carry the value the message gives it (``shoes 0``), so that the parameter is
+    found there and not where its name is a word of the sentence (``at least 2 shoes``).
+
+    >>> in_cli_terms(InputError("shoes 1: need at least 2 shoes (or shoes 0)", parameter="shoes", mentions=("shoes 0",)))
+    '--shoes 1: need at least 2 shoes (or --shoes 0)'
+    """
     message = str(error)
     if error.parameter and message.startswith(error.parameter):
         message = flag_of(error.parameter) + message[len(error.parameter):]
-    for name in error.mentions:  # the other parameters it names: the first time each stands as a word
-        message = re.sub(rf"(?<![\w-]){re.escape(name)}(?![\w-])", flag_of(name), message, count=1)
+    for mention in error.mentions:  # the other parameters it names: the first time each stands as a word
+        name, space, value = mention.partition(" ")
+        message = re.sub(rf"(?<![\w-]){re.escape(mention)}(?![\w-])", lambda _: flag_of(name) + space + value, message, count=1)
     return message
 
 
-FLAGS = {"amounts": "--mix", "pace": "--per-hour"}
+FLAGS = {"amounts": "--mix", "pace": "--per-hour", "burn": "--burn/--no-burn"}
 """A request's parameter given by an option of another name (else ``side_ratio`` is ``--side-ratio``)."""
 
 

@@ -4,7 +4,6 @@ onto a request, runs it, renders and emits (registered on the group in :mod:`.co
 
 import contextlib
 import sys
-from collections.abc import Sequence
 from fractions import Fraction
 from typing import Any
 
@@ -86,38 +85,22 @@ def banque(ctx: click.Context, /, preset: str | None, rules_file: str | None, de
     against two player hands, from 1-8 decks or the infinite deck. The players acting as one
     (correlated cooperative equilibrium) and every Nash equilibrium, each side's strategy and payoff,
     exact, with certificates anyone can recheck. docs/banque.md says what each model assumes."""
-    from ..commands.banque import DECKS, PRESETS, BanqueRequest, Uncertified, banque_files, document, run, uncertified
-    from ..core.rules import banque_rules_named
-    from ..commands.export import parse_deck_list
+    from ..commands.banque import BanqueCommandRequest, Uncertified, banque_files, document, run, uncertified
     from ..output.files import FolderTarget
     from ..output.render import render
 
     if ctx.find_root().params.get("decks") is not None:
         raise InputError("--decks goes after `banque`, which reads its own: 1-8 or inf (a list with --out)")
     given_options = options(ctx, **local)
-    if preset is not None and rules_file is not None:
-        raise InputError("give --preset or --rules, not both")
-    decks = parse_deck_list(deck_text) if deck_text is not None else None
-    rules = banque_rules_named(rules_file) if rules_file is not None else None
-
-    def ask(name: str, count: int | str | None) -> Any:
-        return BanqueRequest(preset=name, rules=rules, decks=count, shoe=given_options.shoe, commission=given_options.commission_percent() or Fraction(0),
-                             stake=stake)
-
+    request = BanqueCommandRequest(preset=preset, rules=rules_file, decks=deck_text, shoe=given_options.shoe,
+                                   commission=given_options.commission_percent() or Fraction(0), stake=stake, format=fmt, out=out, force=force)
     if out is None:
-        if force:
-            raise InputError("--force is for --out (writing a folder)")
-        if decks is not None and len(decks) > 1:
-            raise InputError(f"--decks {deck_text}: give one deck count to print a solution (a list with --out)")
-        solution = run(ask(preset or PRESETS[0], decks[0] if decks else None))
+        solution = run(request.requests[0])
         emit(render(document(solution), fmt or "table"))
         if uncertified(solution):
             fail(f"error: the certificate of {' and '.join(uncertified(solution))} does not hold (marked FAILS above): a defect, please report it", 1)
         return
-    if fmt is not None:
-        raise InputError("--format is for the printed solution: --out writes JSON records and a Markdown summary")
-    counts: Sequence[int | str | None] = decks or ([None] if given_options.shoe else DECKS)
-    requests = [ask(name, count) for name in ((preset or PRESETS[0],) if preset or rules else PRESETS) for count in counts]
+    requests = list(request.requests)
     with FolderTarget(out, force, "banque") as target:
         try:
             files = banque_files(requests, progress=lambda text: click.echo(text, err=True))
@@ -217,13 +200,10 @@ def shoe(ctx: click.Context, /, cut_card: int, after_cut: int, burn: bool, metho
     given_options = options(ctx, **local)
     shoe_given = given_options.starting_shoe()
     bets, notes = given_options.chosen_bets(suits_known=shoe_given.knows_suits)
-    simulation = {name: value for name, value in (("shoes", shoes), ("seed", seed)) if value is not None}
     study = ShoeStudy(shoe=shoe_given, cut_card=cut_card, bets=tuple(bets), decisions=given_options.decisions(shoe_given), after_cut=after_cut,
-                      burn=burn, method="simulated" if method == "auto" else method, **simulation)
-    request = ShoeRequest(study=study, auto=method == "auto", workers=workers_given(workers, scheduler), scheduler=scheduler, resume=resume)
-    if request.chosen.method == "exact" and simulation:
-        why = " (chosen by --method auto: give --method simulated to simulate)" if method == "auto" else ""
-        raise InputError(f"--{next(iter(simulation))} sets the simulation; the exact method{why} deals no shoes")
+                      burn=burn, method="simulated" if method == "auto" else method)
+    request = ShoeRequest(study=study, auto=method == "auto", shoes=shoes, seed=seed, workers=workers_given(workers, scheduler), scheduler=scheduler,
+                          resume=resume)
     with ranges_progress("shoe") as progress:
         odds = run(request, progress)
     emit(render(document(odds, request.reason), fmt) + "".join(f"Note: {note}\n" for note in notes if fmt == "table"))

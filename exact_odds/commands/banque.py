@@ -15,7 +15,7 @@ import difflib
 import json
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
@@ -107,6 +107,56 @@ class BanqueRequest:
     @property
     def rule_set(self) -> BanqueRules:
         return self.rules if self.rules is not None else BANQUE_PRESETS[self.preset]
+
+
+@dataclass(frozen=True, kw_only=True)
+class BanqueCommandRequest:
+    """What the ``banque`` command is asked: one solution printed (in ``format``), or with ``out`` the
+    folder of solutions (``force``: into a folder that holds other files too). ``preset`` or ``rules``
+    (a banque rules file's path, a preset's name, or :class:`BanqueRules`; not both; neither: every
+    preset into a folder, else the first); ``decks`` as text: one deck count to print, a list
+    (1-8, 1,2,6, inf) into a folder; ``shoe``, ``commission`` and ``stake`` as
+    :class:`BanqueRequest` reads them. Derived: ``requests``, a :class:`BanqueRequest` for each
+    solution (one to print).
+
+    >>> BanqueCommandRequest(decks="1,2")
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: decks 1,2: give one deck count to print a solution (a list with out)
+    """
+
+    preset: str | None = None
+    rules: str | BanqueRules | None = None
+    decks: str | None = None
+    shoe: str | None = None
+    commission: Fraction = Fraction(0)
+    stake: Fraction | None = None
+    format: str | None = None
+    out: str | None = None
+    force: bool = False
+    requests: tuple[BanqueRequest, ...] = field(init=False)
+
+    def __post_init__(self) -> None:
+        from ..core.rules import banque_rules_named
+        from .export import parse_deck_list
+
+        if self.preset is not None and self.rules is not None:
+            raise InputError("give preset or rules, not both", parameter="preset", mentions=("preset", "rules"))
+        decks = parse_deck_list(self.decks) if self.decks is not None else None
+        rules = banque_rules_named(self.rules) if isinstance(self.rules, str) else self.rules
+        if self.out is None:
+            if self.force:
+                raise InputError("force is for out (writing a folder)", parameter="force", mentions=("out",))
+            if decks is not None and len(decks) > 1:
+                raise InputError(f"decks {self.decks}: give one deck count to print a solution (a list with out)", parameter="decks", mentions=("out",))
+        elif self.format is not None:
+            raise InputError("format is for the printed solution: out writes JSON records and a Markdown summary", parameter="format", mentions=("out",))
+        if self.out is None:
+            asked: Sequence[tuple[str, int | str | None]] = [(self.preset or PRESETS[0], decks[0] if decks else None)]
+        else:
+            counts: Sequence[int | str | None] = decks or ([None] if self.shoe else DECKS)
+            asked = [(name, count) for name in ((self.preset or PRESETS[0],) if self.preset or rules else PRESETS) for count in counts]
+        object.__setattr__(self, "requests", tuple(BanqueRequest(preset=name, rules=rules, decks=count, shoe=self.shoe, commission=self.commission,
+                                                                 stake=self.stake) for name, count in asked))
 
 
 def run(request: BanqueRequest) -> "BanqueSolution":

@@ -2,6 +2,7 @@
 for a game designer (where a house edge passes a value, where it is extreme), in words, LaTeX and
 a record. Imports sympy, as the closed forms do."""
 
+from dataclasses import dataclass, field
 from fractions import Fraction
 
 import sympy
@@ -10,6 +11,38 @@ from ..core.numbers import fixed, percent
 from ..output.blocks import Comment, Data, Document, Equation, Equations, Group, Paragraph
 from ..records import versioned
 from ..studies.formulas import Formula, describe_ranges, extremes, house_edge, integer_ranges
+from .setup import Setup
+from .size import positive_amount
+
+
+@dataclass(frozen=True, kw_only=True)
+class FormulaRequest:
+    """The closed forms of the setup's bets (its rules and pays; the number of decks is the
+    variable), and with ``solve`` the answers for a game designer: where each house edge is
+    largest and smallest, and where it is ``above`` or ``below`` a percentage (positive, exact, as
+    text; either asks for the answers too). Derived: ``shares``, the two as shares (None where not given).
+
+    >>> FormulaRequest(setup=Setup(), below="7.6").shares
+    (None, Fraction(19, 250))
+    >>> FormulaRequest(setup=Setup(), above="0")
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: above must be positive, not '0'
+    """
+
+    setup: Setup
+    solve: bool = False
+    above: str | None = None
+    below: str | None = None
+    shares: tuple[Fraction | None, Fraction | None] = field(init=False)
+
+    def __post_init__(self) -> None:
+        above, below = (None if text is None else positive_amount(text, name) / 100 for name, text in (("above", self.above), ("below", self.below)))
+        object.__setattr__(self, "shares", (above, below))
+
+    @property
+    def answers(self) -> bool:
+        """Whether the answers are asked for."""
+        return self.solve or self.above is not None or self.below is not None
 
 
 def solve_lines(edge: Formula, above: Fraction | None, below: Fraction | None) -> list[str]:

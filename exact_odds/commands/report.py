@@ -12,12 +12,13 @@ self-contained HTML page (inline CSS, plots as inline SVG, formulas in MathML, p
 as Markdown (plots as SVG files beside it) and, on request, as a PDF printed by chromium.
 """
 
+import dataclasses
 import hashlib
 import math
 import os
 import re
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from decimal import ROUND_HALF_UP, Decimal, localcontext
 from fractions import Fraction
@@ -34,6 +35,8 @@ from ..errors import InputError
 from ..records import versioned
 from ..studies.par import BetFigures, Digest, bet_figures
 from .analyze import settles_on, standard_deviation
+from .setup import Setup
+from .simulate import MAX_SIMULATED_CARDS
 from ..output.blocks import Block, Document, Heading, Items, Link, Paragraph, Plot, Preformatted, Table
 from ..output.blocks import table as cells_table
 from ..output.render import json_text, render_html, render_markdown
@@ -56,6 +59,103 @@ PARALLEL_SHOES = 5_000
 process builds its own tables, which costs more than a few thousand shoes)."""
 PHASES = ("exact analysis", "example coups", "edge by number of decks", "closed form", "effects of removal", "counting simulation")
 """The steps of one bet's page, as the progress display names them."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class ReportRequest:
+    """A report asked for: the setup's rules, pays and bets (default: its bets file's, else the main
+    bets) on its shoe, else on the largest finite deck count of ``decks`` (the edge-by-decks table's
+    list, as text; default 1-8 and inf); the cover's ``title``, ``game`` and ``submitter`` (one line of
+    printable text each); the counting simulation's ``shoes`` (0: none, else at least 2) and its
+    ``seed``, ``penetration`` and ``burn`` (None: not given; given, they need a simulation); the
+    table's view of the mix ``table`` (NAME=X,...) at ``per_hour``, within ``min``, ``max``,
+    ``total_max`` and ``unit``, with a ``differential`` (see :class:`~exact_odds.commands.table.TableRequest`).
+    Derived: ``deck_counts``, ``scope`` (the setup on the report's shoe and bets), ``shoe``, ``bets``,
+    ``notes`` and ``view`` (the table's view, or None).
+
+    >>> ReportRequest(setup=Setup(), decks="6", shoes=0, seed=2)
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: seed set the counting simulation, and shoes 0 leaves the simulation out
+    """
+
+    setup: Setup
+    decks: str | None = None
+    title: str | None = None
+    game: str | None = None
+    submitter: str | None = None
+    shoes: int = 500
+    seed: int | None = None
+    penetration: str | None = None
+    burn: bool | None = None
+    table: str | None = None
+    per_hour: str | None = None
+    min: str | None = None
+    max: str | None = None
+    total_max: Fraction | None = None
+    unit: Fraction | None = None
+    differential: str | None = None
+    deck_counts: tuple[int | str, ...] = field(init=False)
+    scope: Setup = field(init=False)
+    shoe: Shoe = field(init=False)
+    bets: list[Bet] = field(init=False)
+    notes: list[str] = field(init=False)
+    view: Any = field(init=False)
+
+    def __post_init__(self) -> None:
+        from .export import parse_deck_list
+
+        for name in ("title", "game", "submitter"):
+            text = getattr(self, name)
+            if text is not None and (not text.strip() or not text.isprintable()):
+                raise InputError(f"{name} must be one line of printable text, not {shown(text)}", parameter=name)
+        decks = tuple(parse_deck_list(self.decks)) if self.decks is not None else DEFAULT_DECKS
+        finite = [count for count in decks if count != "inf"]
+        scope = self.setup
+        if scope.shoe is None:
+            scope = dataclasses.replace(scope, decks=max(finite, key=int) if finite else "inf")
+        if scope.bets_file and not scope.bets:
+            scope = dataclasses.replace(scope, bets=",".join(scope.own_bets or ()))
+        shoe = scope.starting_shoe()
+        bets, notes = scope.chosen_bets(suits_known=shoe.knows_suits)
+        for name, value in (("deck_counts", decks), ("scope", scope), ("shoe", shoe), ("bets", bets), ("notes", notes)):
+            object.__setattr__(self, name, value)
+        self._check_simulation()
+        object.__setattr__(self, "view", self._table_view())
+
+    def _check_simulation(self) -> None:
+        if self.shoes and self.shoe.size > MAX_SIMULATED_CARDS:
+            raise InputError(f"the report's simulation shuffles at most {MAX_SIMULATED_CARDS:,} cards; this shoe holds {self.shoe.size:,} (or give shoes 0)",
+                             parameter="shoes", mentions=("shoes 0",))
+        if self.shoes == 1:
+            raise InputError("shoes 1: the report's estimates carry standard errors, which need at least 2 shoes (or shoes 0: no simulation)",
+                             parameter="shoes", mentions=("shoes 0",))
+        given = [name for name in ("seed", "penetration", "burn") if getattr(self, name) is not None]
+        if given and (not self.shoes or self.shoe.with_replacement):
+            why = "shoes 0 leaves the simulation out" if not self.shoes else "the infinite deck has no simulation"
+            raise InputError(f"{', '.join(given)} set the counting simulation, and {why}", parameter=given[0],
+                             mentions=(*given[1:], *(("shoes 0",) if not self.shoes else ())))
+
+    def _table_view(self) -> Any:
+        from ..studies.sizing import Limits, per_bet
+        from .table import DEFAULT_PACE, TableRequest, parse_mix, run
+
+        options = ("per_hour", "min", "max", "total_max", "unit", "differential")
+        if self.table is None:
+            stray = [name for name in options if getattr(self, name) is not None]
+            if stray:
+                raise InputError(f"{', '.join(stray)}: for the table's view, which table MIX asks for (e.g. table banker=100,player=100); give it, "
+                                 "or leave them out", parameter=stray[0], mentions=(*stray[1:], "table MIX", "table banker=100,player=100"))
+            return None
+        mix = parse_mix(self.table, "table", parameter="table")
+        amounts = {name: per_bet(text, name, list(mix), parameter=name) if text is not None else {} for name, text in (("min", self.min), ("max", self.max))}
+        limits = Limits(amounts["min"], amounts["max"], self.total_max, self.unit)
+        try:
+            return run(TableRequest(shoe=self.shoe, decisions=self.scope.decisions(self.shoe), mix=mix,
+                                    pace=DEFAULT_PACE if self.per_hour is None else self.per_hour, limits=limits, differential=self.differential))
+        except InputError as error:
+            if error.parameter == "amounts":  # the mix is the report's table
+                raise InputError("table" + str(error).removeprefix("amounts"), parameter="table") from None
+            raise
 
 
 @dataclass(frozen=True)

@@ -38,6 +38,9 @@ class ShoeRequest:
 
     study: ShoeStudy
     auto: bool = False
+    shoes: int | None = None
+    """The shoes a simulation deals (None: the study's); refused beside the exact method, as ``seed`` is."""
+    seed: int | None = None
     workers: int | None = None
     scheduler: str | None = None
     resume: str | os.PathLike[str] | None = None
@@ -74,6 +77,13 @@ class ShoeRequest:
             why = " (chosen by auto: give method simulated to simulate)" if self.auto else ""
             raise InputError(f"{given[0]} runs the simulated method in ranges of shoes; the exact method{why} counts in this process",
                              parameter=given[0])
+        simulation = {name: getattr(self, name) for name in ("shoes", "seed") if getattr(self, name) is not None}
+        if chosen.method == "exact" and simulation:
+            why = " (chosen by method auto: give method simulated to simulate)" if self.auto else ""
+            raise InputError(f"{next(iter(simulation))} sets the simulation; the exact method{why} deals no shoes", parameter=next(iter(simulation)),
+                             mentions=("method auto", "method simulated") if self.auto else ())
+        if simulation:
+            object.__setattr__(self, "chosen", dataclasses.replace(chosen, **simulation))
 
     def ranges(self) -> list[tuple[int, int]]:
         """The simulation's ranges of shoes, by seed index."""

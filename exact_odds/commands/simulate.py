@@ -3,10 +3,66 @@ every bet at every coup; the distribution of exact EV, the gain of betting only 
 count's gains by true count."""
 
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from typing import Any
 
+from ..core.numbers import shown
+from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Paragraph, Table, table
 from ..records import versioned
+from ..studies.dealer import Settings, parse_penetration, parse_tags
+from .setup import Setup
+
+MAX_SIMULATED_CARDS = 52_000
+"""simulate deals shoes of at most this many cards (1,000 decks)."""
+
+
+@dataclass(frozen=True, kw_only=True)
+class SimulateRequest:
+    """Real shuffled shoes to deal: the setup's shoe (a finite one of at most
+    :data:`MAX_SIMULATED_CARDS` cards), rules and bets; ``shoes`` of them from ``seed``, to the cut
+    card at ``penetration`` (a share of the shoe, as text), with the ``burn``, counted by ``tags``
+    (13 integers A..K or RANK=TAG entries, as text); run on ``workers`` local processes or the
+    workers of a dask ``scheduler`` (one of them). Derived: ``settings`` (what the dealer reads)
+    and ``notes`` (about the bets chosen).
+
+    >>> SimulateRequest(setup=Setup(decks="inf"))
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: simulate deals real shoes: give a whole number of decks or a shoe
+    """
+
+    setup: Setup
+    shoes: int = 1000
+    seed: int = 1
+    penetration: str = "14/16"
+    burn: bool = True
+    tags: str | None = None
+    workers: int | None = None
+    scheduler: str | None = None
+    settings: Settings = field(init=False)
+    notes: list[str] = field(init=False)
+
+    def __post_init__(self) -> None:
+        from ..studies.parallel import check_address
+
+        shoe = self.setup.starting_shoe()
+        if shoe.with_replacement:
+            raise InputError("simulate deals real shoes: give a whole number of decks or a shoe", parameter="shoe", mentions=("shoe",))
+        if shoe.size > MAX_SIMULATED_CARDS:
+            raise InputError(f"simulate shuffles at most {MAX_SIMULATED_CARDS:,} cards ({MAX_SIMULATED_CARDS // 52:,} decks); this shoe holds {shoe.size:,}",
+                             parameter="shoe")
+        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1):
+            raise InputError(f"workers must be a whole number from 1, not {shown(self.workers)}", parameter="workers")
+        if self.scheduler:
+            check_address(self.scheduler)
+            if self.workers is not None:
+                raise InputError("workers sets local worker processes, and scheduler runs the shoes on the cluster's workers: give one",
+                                 parameter="workers", mentions=("scheduler",))
+        bets, notes = self.setup.chosen_bets(suits_known=shoe.knows_suits)
+        settings = Settings(shoe, self.shoes, self.seed, parse_penetration(self.penetration), self.burn, parse_tags(self.tags) if self.tags else None,
+                            tuple(bets), self.setup.decisions(shoe))
+        object.__setattr__(self, "settings", settings)
+        object.__setattr__(self, "notes", notes)
 
 
 def _plus_minus(error: float | None, scale: float, spec: str, unit: str) -> str:

@@ -47,6 +47,9 @@ class Staking:
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):  # from a program: an exact number, never a float
                 exact_value(value, name, parameter=name)
+        for name in ("bankroll", "total_max", "unit", "side_ratio"):
+            if getattr(self, name) is not None:
+                positive_amount(getattr(self, name), name)
 
     def to_dict(self) -> dict[str, Any]:
         return asdict(self)
@@ -149,6 +152,39 @@ class SessionStaking:
             if name not in self.names:
                 raise InputError(f"bets: {name!r} is not a bet of this session ({', '.join(self.names)})", parameter="bets")
         return tuple(wanted)
+
+
+@dataclass(frozen=True, kw_only=True)
+class SizeRequest(Staking):
+    """The ``size`` command's request: a :class:`Staking`, and ``session``: the coups of a session
+    on whose net loss the rebate is paid instead (its value printed beside the position).
+
+    >>> SizeRequest(bankroll="100", session=10)
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: session values a rebate on the session's net loss: give its rebate PCT
+    """
+
+    session: int | None = None
+
+    def __post_init__(self) -> None:
+        super().__post_init__()
+        if self.session is not None and self.rebate is None:
+            raise InputError("session values a rebate on the session's net loss: give its rebate PCT", parameter="session", mentions=("rebate PCT",))
+
+
+def positive_amount(text: object, parameter: str) -> Fraction:
+    """An exact positive number given as text, refused naming ``parameter``.
+
+    >>> positive_amount("5/2", "unit")
+    Fraction(5, 2)
+    >>> positive_amount("0.0", "unit")
+    Traceback (most recent call last):
+    exact_odds.errors.InputError: unit must be positive, not '0.0'
+    """
+    number = parse_exact(text, parameter, parameter=parameter)
+    if number <= 0:
+        raise InputError(f"{parameter} must be positive, not {shown(text)}", parameter=parameter)
+    return number
 
 
 def amount_text(amount: Fraction) -> str:

@@ -33,19 +33,20 @@ DEFAULT_PACE = 70
 """Decisions an hour where no pace is given: a full baccarat table's usual pace."""
 
 
-def parse_mix(text: str, option: str) -> dict[str, str]:
+def parse_mix(text: str, option: str, parameter: str | None = None) -> dict[str, str]:
     """A bet mix as people write it: ``NAME=AMOUNT`` pairs separated by commas (the amounts are
-    checked as exact numbers by :func:`~exact_odds.studies.exposure.table_view`)."""
+    checked as exact numbers by :func:`~exact_odds.studies.exposure.table_view`); a refusal names
+    ``option``, its ``parameter`` ``parameter``."""
     if not text.strip():
-        raise InputError(f"{option} is empty: give NAME=AMOUNT pairs separated by commas, e.g. banker=100,tie=10")
+        raise InputError(f"{option} is empty: give NAME=AMOUNT pairs separated by commas, e.g. banker=100,tie=10", parameter=parameter)
     mix: dict[str, str] = {}
     for part in text.split(","):
         name, equals, amount = part.partition("=")
         name = name.strip().lower()
         if not equals or not name or not amount.strip():
-            raise InputError(f"{option}: {part.strip()!r} is not NAME=AMOUNT (e.g. banker=100)")
+            raise InputError(f"{option}: {part.strip()!r} is not NAME=AMOUNT (e.g. banker=100)", parameter=parameter)
         if name in mix:
-            raise InputError(f"{option}: {name} is given twice")
+            raise InputError(f"{option}: {name} is given twice", parameter=parameter)
         mix[name] = amount.strip()
     return mix
 

@@ -192,9 +192,9 @@ def size_joint(distribution: Joint, bankroll: "Fraction | int | str", limits: Li
     return sizing
 
 
-def per_bet(text: str, what: str, names: Sequence[str]) -> dict[str, Fraction]:
+def per_bet(text: str, what: str, names: Sequence[str], parameter: str | None = None) -> dict[str, Fraction]:
     """Amounts by bet as people write them: one amount for every bet (``"100"``), or ``NAME=X``
-    pairs separated by commas (``"banker=100,dragon_7=5"``).
+    pairs separated by commas (``"banker=100,dragon_7=5"``); a refusal names ``what``, its ``parameter`` ``parameter``.
 
     >>> per_bet("banker=100, dragon_7=2.5", "--min", ["banker", "dragon_7"])
     {'banker': Fraction(100, 1), 'dragon_7': Fraction(5, 2)}
@@ -202,20 +202,20 @@ def per_bet(text: str, what: str, names: Sequence[str]) -> dict[str, Fraction]:
     from ..core.numbers import parse_exact
 
     if not text.strip():
-        raise InputError(f"{what} is empty: give an amount, or NAME=AMOUNT pairs separated by commas")
+        raise InputError(f"{what} is empty: give an amount, or NAME=AMOUNT pairs separated by commas", parameter=parameter)
     if "=" not in text:
-        return dict.fromkeys(names, parse_exact(text, what))
+        return dict.fromkeys(names, parse_exact(text, what, parameter=parameter))
     amounts: dict[str, Fraction] = {}
     for part in text.split(","):
         name, equals, amount = part.partition("=")
         name = name.strip().lower()
         if not equals or not name:
-            raise InputError(f"{what}: {part.strip()!r} is not NAME=AMOUNT (e.g. banker=100)")
+            raise InputError(f"{what}: {part.strip()!r} is not NAME=AMOUNT (e.g. banker=100)", parameter=parameter)
         if name not in names:
-            raise InputError(f"{what}: {name!r} is not a bet of this position ({', '.join(names)})")
+            raise InputError(f"{what}: {name!r} is not a bet of this position ({', '.join(names)})", parameter=parameter)
         if name in amounts:
-            raise InputError(f"{what}: {name} is given twice")
-        amounts[name] = parse_exact(amount, f"{what} {name}")
+            raise InputError(f"{what}: {name} is given twice", parameter=parameter)
+        amounts[name] = parse_exact(amount, f"{what} {name}", parameter=parameter)
     return amounts
 
 
