@@ -151,7 +151,8 @@ def test_markdown_cells_escape_a_bar(run, tmp_path) -> None:
 
 def test_the_report_index_links_only_its_pages() -> None:
     """A bet named "bet": the Markdown index linked the column heading "bet" to its page too."""
-    from exact_odds.commands.report import Page, ReportSettings, index_page
+    from exact_odds.commands.report import Page, index_page
+    from exact_odds.commands.report_sections import ReportSettings
     from exact_odds.output.render import render_markdown
 
     settings = ReportSettings(0, 1, Fraction(7, 8), True, "baccarat-odds report", datetime(2024, 1, 1, tzinfo=timezone.utc), "0")

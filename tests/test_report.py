@@ -15,7 +15,8 @@ from exact_odds import analyze
 from exact_odds.bets.bets import catalog, load_bets
 from exact_odds.cli.commands import main
 from exact_odds.engine.kernel import kernel_info
-from exact_odds.commands.report import COUNT_THRESHOLDS, estimate_cell, report_date
+from exact_odds.commands.report import report_date
+from exact_odds.commands.report_sections import COUNT_THRESHOLDS, estimate_cell
 from exact_odds.core.policy import resolve
 from exact_odds.studies.removal import balanced_tags, removal_effects
 from exact_odds.core.numbers import percent

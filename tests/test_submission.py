@@ -22,7 +22,8 @@ from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO, rules_toml
 from exact_odds.core.shoe import Shoe
 from exact_odds import analyze
-from exact_odds.commands.report import PHASES, Progress, ReportSettings, bet_page, report_date
+from exact_odds.commands.report import bet_page, report_date
+from exact_odds.commands.report_sections import PHASES, Progress, ReportSettings
 from oracles import coup_features, deal_physically, settle
 
 pytest.importorskip("matplotlib")

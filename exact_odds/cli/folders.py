@@ -90,7 +90,8 @@ def report(ctx: click.Context, /, deck_text: str | None, out: str, force: bool, 
     from ..output.files import FolderTarget
     from ..output.plots import pyplot
     from ..studies.par import Digest
-    from ..commands.report import PARALLEL_SHOES, PHASES, RECORD, WORKBOOK, Progress, ReportRequest, ReportSettings, build, report_date, report_workbook
+    from ..commands.report import RECORD, WORKBOOK, ReportRequest, build, report_date, report_workbook
+    from ..commands.report_sections import PARALLEL_SHOES, PHASES, Progress, ReportSettings
     from ..output.report_pages import chromium, print_pdfs
     from ..studies.parallel import cores
     from ..studies.dealer import parse_penetration

@@ -19,7 +19,7 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..errors import InputError
 from ..output.blocks import Heading, Paragraph
-from .report import ReportSettings, provenance_section, rules_version, table
+from .report_sections import ReportSettings, provenance_section, rules_version, table
 from ..output.report_pages import Part, Section, Submission, render_submission_html, render_submission_markdown
 from ..output.render import json_text
 from ..records import versioned
