@@ -31,7 +31,7 @@ from typing import Any
 import numpy as np
 
 from ..bets.bets import Bet, as_bets
-from ..core.cards import POINT_VALUES, RANKS, SUITS
+from ..core.cards import RANKS, SUITS
 from ..core.features import (
     COLORS,
     COUNTED,
