@@ -31,7 +31,6 @@ exact_odds.errors.InputError: 'bunker' is not a value of winner (expected banker
 
 import re
 from collections.abc import Callable
-from dataclasses import FrozenInstanceError, dataclass
 from functools import cached_property
 from typing import cast
 
@@ -61,6 +60,7 @@ from ..core.features import (
     merge_levels,
 )
 from ..core.numbers import shown
+from ..core.values import Value
 
 MAX_LENGTH = 10_000
 """A condition has at most this many characters."""
@@ -94,44 +94,7 @@ ARITHMETIC_LARGEST = 2**62
 """The largest magnitude arithmetic in a condition may reach (int64 holds it with room)."""
 
 
-class _Value:
-    """An immutable value: compared and hashed by its fields (those of ``__slots__``), picklable,
-    its ``repr`` the call that builds it, as a frozen dataclass is. A plain class: a frozen
-    dataclass execs its generated methods when defined, which for the twelve classes here cost
-    every command's cold start about 5 ms."""
-
-    __slots__: tuple[str, ...] = ()
-
-    def _set(self, *values: object) -> None:
-        for name, value in zip(self.__slots__, values, strict=True):
-            object.__setattr__(self, name, value)
-
-    def _fields(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.__slots__)
-
-    def __eq__(self, other: object) -> bool:
-        if other.__class__ is self.__class__:
-            assert isinstance(other, _Value)
-            return self._fields() == other._fields()
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(self._fields())
-
-    def __repr__(self) -> str:
-        return f"{type(self).__qualname__}({', '.join(f'{name}={getattr(self, name)!r}' for name in self.__slots__)})"
-
-    def __setattr__(self, name: str, value: object) -> None:
-        raise FrozenInstanceError(f"cannot assign to field {name!r}")
-
-    def __delattr__(self, name: str) -> None:
-        raise FrozenInstanceError(f"cannot delete field {name!r}")
-
-    def __reduce__(self) -> tuple[type, tuple[object, ...]]:
-        return type(self), self._fields()
-
-
-class _Spelled(_Value):
+class _Spelled(Value):
     """A node's ``str``: the condition it is, in canonical spelling (parsed again, the same tree)."""
 
     __slots__ = ()
@@ -543,20 +506,20 @@ def _counted(node: Count) -> Evaluator:
     return count
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(Value):
     """A parsed condition: its text and its tree; what it reads, derived from the tree (the features,
     the card slots with their granularity), and its evaluator over feature columns, compiled from
     the tree when first needed (and never pickled: a copy compiles its own)."""
 
+    __slots__ = ("text", "tree", "__dict__")
     text: str
     tree: Node
 
+    def __init__(self, text: str, tree: Node) -> None:
+        self._set(text, tree)
+
     def __hash__(self) -> int:
         return hash(self.text)
-
-    def __getstate__(self) -> dict[str, object]:
-        return {"text": self.text, "tree": self.tree}
 
     @cached_property
     def features(self) -> frozenset[str]:
@@ -633,7 +596,7 @@ class MissingDetail(InputError):
             super().__init__(f"the condition reads {slot}'s {attribute}, which the cards given do not show (give suits, e.g. 9h)")
 
 
-class Expr(_Value):
+class Expr(Value):
     """A part of a condition as it is parsed: its node (none yet for a bare word or number, the
     kind ``literal``), its kind, how errors name it, and for a number a bound on its magnitude (a
     feature's is at most 9), so that arithmetic that could leave int64 is refused rather than wrapped."""
