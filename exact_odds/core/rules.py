@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from ..errors import InputError, UnknownName
 from .numbers import exact_value, parse_exact, parse_toml, shown, text_of
+from .values import OrderedValue
 
 DRAW, STAND, CHOICE, NEVER = "D", "S", "C", "-"
 MARKS = (DRAW, STAND, CHOICE)
@@ -39,16 +40,19 @@ def compositions(total: int) -> list[tuple[int, int]]:
     return [(low, high) for low in range(10) for high in range(low, 10) if (low + high) % 10 == total]
 
 
-@dataclass(frozen=True, order=True)
-class OptionPoint:
+class OptionPoint(OrderedValue):
     """A situation where a hand may draw or stand: the side, what it sees (a two-card total, or
     its two cards when the rules show them) and, for the banker, the player's third card."""
 
+    __slots__ = ("side", "total", "cards", "third")
     side: str
     total: int
-    cards: tuple[int, int] | None = None
-    third: int | None = None
+    cards: tuple[int, int] | None
+    third: int | None
     """The player's third-card value, or None when the player stood (banker points only)."""
+
+    def __init__(self, side: str, total: int, cards: tuple[int, int] | None = None, third: int | None = None) -> None:
+        self._set(side, total, cards, third)
 
     @property
     def name(self) -> str:

@@ -59,3 +59,29 @@ class Value:
 
     def __reduce__(self) -> tuple[type, tuple[object, ...]]:
         return type(self), self._fields()
+
+
+class OrderedValue(Value):
+    """A :class:`Value` ordered by its fields, as ``@dataclass(order=True)`` orders: against a value
+    of its own class only."""
+
+    __slots__ = ()
+
+    def _against(self, other: object) -> tuple[object, ...] | None:
+        return other._fields() if isinstance(other, Value) and other.__class__ is self.__class__ else None
+
+    def __lt__(self, other: object) -> bool:
+        fields = self._against(other)
+        return NotImplemented if fields is None else self._fields() < fields
+
+    def __le__(self, other: object) -> bool:
+        fields = self._against(other)
+        return NotImplemented if fields is None else self._fields() <= fields
+
+    def __gt__(self, other: object) -> bool:
+        fields = self._against(other)
+        return NotImplemented if fields is None else self._fields() > fields
+
+    def __ge__(self, other: object) -> bool:
+        fields = self._against(other)
+        return NotImplemented if fields is None else self._fields() >= fields
