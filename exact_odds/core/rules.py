@@ -153,7 +153,12 @@ class DrawRules:
 
     def option_points(self) -> list[OptionPoint]:
         """Every option point, in a fixed order (player first; banker by total, then third card)."""
-        points = []
+        return list(self._option_points)
+
+    @cached_property
+    def _option_points(self) -> tuple[OptionPoint, ...]:
+        """Found once per rule set: every command and each resolution of a policy asks for them."""
+        points: list[OptionPoint] = []
         for total in range(10):
             if total not in self.naturals and self.player[total] == CHOICE:
                 points += self._split("player", total, None)
@@ -163,7 +168,7 @@ class DrawRules:
             for third in (None, *range(10)):
                 if self.mark("banker", total, third) == CHOICE:
                     points += self._split("banker", total, third)
-        return points
+        return tuple(points)
 
     def _split(self, side: str, total: int, third: int | None) -> list[OptionPoint]:
         sees = self.player_sees if side == "player" else self.banker_sees
@@ -180,6 +185,8 @@ class DrawRules:
 
 def _digit(value: object) -> bool:
     """Whether ``value`` is a whole number 0-9 (an int, numpy's too; not a bool)."""
+    if type(value) is int:  # the common case, without the abstract base class's slower check
+        return 0 <= value <= 9
     return isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= int(value) <= 9
 
 
