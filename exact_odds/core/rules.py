@@ -21,7 +21,7 @@ from fractions import Fraction
 
 from ..errors import InputError, UnknownName
 from .numbers import exact_value, parse_exact, parse_toml, shown, text_of
-from .values import OrderedValue
+from .values import OrderedValue, Value
 
 DRAW, STAND, CHOICE, NEVER = "D", "S", "C", "-"
 MARKS = (DRAW, STAND, CHOICE)
@@ -297,8 +297,7 @@ CHEMIN_DE_FER_B2 = chemin_de_fer("Chemin de fer, model B2 (Downton-Lockwood)", "
 CHEMIN_DE_FER_B3 = chemin_de_fer("Chemin de fer, model B3 (Ethier-Gamez)", "cards", "cards")
 """Each side sees its two cards (a 2^5 x 2^484 game)."""
 
-@dataclass(frozen=True)
-class BanqueRules:
+class BanqueRules(Value):
     """Baccara banque (a deux tableaux) as data: a banker against two player hands, dealt two cards
     each from one shoe. A natural ends the coup if the banker or both players have one; a player's
     lone natural wins his stake and the other plays on. Each player then draws, stands or chooses
@@ -311,18 +310,21 @@ class BanqueRules:
     ('C', False, Fraction(1, 2))
     """
 
+    __slots__ = ("name", "naturals", "player", "banker", "second_sees_first", "stake")
     name: str
-    naturals: frozenset[int] = frozenset({8, 9})
-    player: tuple[str, ...] = tuple("DDDDDCSS--")
+    naturals: frozenset[int]
+    player: tuple[str, ...]
     """Each player's marks by his two-card total (the same for both): D draws, S stands, C chooses."""
-    banker: tuple[str, ...] = tuple("CCCCCCCC--")
+    banker: tuple[str, ...]
     """The banker's marks by his two-card total, whatever he sees of the players."""
-    second_sees_first: bool = True
+    second_sees_first: bool
     """Player 2 chooses knowing player 1's third card (or that he stood), as dealt face up."""
-    stake: Fraction = Fraction(1, 2)
+    stake: Fraction
     """theta: the share of the table's stakes on player 1's hand (player 2's hand has 1 - theta)."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, name: str, naturals: frozenset[int] = frozenset({8, 9}), player: tuple[str, ...] = tuple("DDDDDCSS--"),
+                 banker: tuple[str, ...] = tuple("CCCCCCCC--"), second_sees_first: bool = True, stake: Fraction = Fraction(1, 2)) -> None:
+        self._set(name, naturals, player, banker, second_sees_first, stake)
         check = _Checker(self.name)
         check.naturals(self.naturals)
         check.row("player", self.player, self.naturals)
