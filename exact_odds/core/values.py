@@ -17,7 +17,9 @@ Traceback (most recent call last):
 dataclasses.FrozenInstanceError: cannot assign to field 'left'
 """
 
+from collections.abc import Callable
 from dataclasses import FrozenInstanceError
+from operator import attrgetter
 
 
 class Value:
@@ -26,27 +28,43 @@ class Value:
     assignment, and pickled as that call (so no cached property travels with it)."""
 
     __slots__: tuple[str, ...] = ()
+    _names: tuple[str, ...] = ()
+    _getter: Callable[[object], tuple[object, ...]]
+
+    def __init_subclass__(cls, **options: object) -> None:
+        """Its fields' names and a getter of their values (C's ``attrgetter``: no code is generated)."""
+        super().__init_subclass__(**options)
+        names = tuple(name for name in cls.__slots__ if name != "__dict__")
+        getter: Callable[[object], tuple[object, ...]]
+        if len(names) > 1:
+            getter = attrgetter(*names)
+        elif names:
+            single = attrgetter(names[0])
+            getter = lambda value: (single(value),)  # noqa: E731
+        else:
+            getter = lambda value: ()  # noqa: E731
+        cls._names = names
+        cls._getter = staticmethod(getter)
 
     def field_names(self) -> tuple[str, ...]:
         """Its fields' names, in order (as :func:`dataclasses.fields` names a dataclass's)."""
-        return tuple(name for name in self.__slots__ if name != "__dict__")
+        return self._names
 
     def _set(self, *values: object) -> None:
         """Set the fields, in the order of ``__slots__`` (from ``__init__``)."""
-        for name, value in zip(self.field_names(), values, strict=True):
+        for name, value in zip(self._names, values, strict=True):
             object.__setattr__(self, name, value)
 
     def _fields(self) -> tuple[object, ...]:
-        return tuple(getattr(self, name) for name in self.field_names())
+        return self._getter(self)
 
     def __eq__(self, other: object) -> bool:
         if other.__class__ is self.__class__:
-            assert isinstance(other, Value)
-            return self._fields() == other._fields()
+            return self._getter(self) == self._getter(other)
         return NotImplemented
 
     def __hash__(self) -> int:
-        return hash(self._fields())
+        return hash(self._getter(self))
 
     def __repr__(self) -> str:
         return f"{type(self).__qualname__}({', '.join(f'{name}={getattr(self, name)!r}' for name in self.field_names())})"
