@@ -61,8 +61,9 @@ def without_matplotlib(monkeypatch):
 
 def assert_exact(result: object) -> None:
     """Every number of an analysis (an Analysis, a BetAnalysis or anything holding them) is an
-    ``int`` or a ``Fraction``: the dataclass fields and properties are walked recursively (with each
+    ``int`` or a ``Fraction``: the fields (of dataclasses and values) and properties are walked recursively (with each
     outcome's probability); a float, a numpy number or a numpy array anywhere fails."""
+    from exact_odds.core.values import Value
     from exact_odds.engine.analysis import Analysis
 
     problems: list[str] = []
@@ -87,11 +88,15 @@ def assert_exact(result: object) -> None:
             for index, item in enumerate(value):
                 walk(item, f"{path}[{index}]")
             return
-        if not dataclasses.is_dataclass(value) or isinstance(value, type) or id(value) in seen:
+        if isinstance(value, Value) and id(value) not in seen:
+            names = value.field_names()
+        elif dataclasses.is_dataclass(value) and not isinstance(value, type) and id(value) not in seen:
+            names = tuple(field.name for field in dataclasses.fields(value))
+        else:
             return
         seen.add(id(value))
-        for field in dataclasses.fields(value):
-            walk(getattr(value, field.name), f"{path}.{field.name}")
+        for name in names:
+            walk(getattr(value, name), f"{path}.{name}")
         for name in dir(type(value)):
             if isinstance(getattr(type(value), name), (property, cached_property)):
                 walk(getattr(value, name), f"{path}.{name}")

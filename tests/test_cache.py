@@ -18,15 +18,18 @@ from exact_odds.engine.tables import table_arrays
 DECISIONS = resolve(PUNTO_BANCO)
 
 
+FRESH = coup_table.build_coup_table.__wrapped__  # held before any test counts the builder's calls
+
+
 def fresh():
-    return coup_table.build_coup_table.__wrapped__(DECISIONS, (), None)
+    return FRESH(DECISIONS, (), None)
 
 
 def kept(monkeypatch, built=None):
     """The plain table through the store, in a fresh process's state; ``built`` counts the builds."""
     cache._coup_table.cache_clear()
     if built is not None:
-        monkeypatch.setattr(cache, "build_coup_table", lambda *arguments: built.append(1) or fresh())
+        monkeypatch.setattr(coup_table, "build_coup_table", lambda *arguments: built.append(1) or fresh())
     return cache.coup_table(DECISIONS)
 
 

@@ -25,16 +25,20 @@ from ..errors import InputError, UnknownName
 from ..core.features import Array, Columns, Levels, merge_levels
 from ..core.numbers import parse_exact, parse_toml, shown, text_of
 from ..core.rules import DrawRules
+from ..core.values import Value
 
 NAME = re.compile(r"[a-z][a-z0-9_]*")
 
 
-@dataclass(frozen=True)
-class Payout:
+class Payout(Value):
     """What one unit staked wins (``net``; -1 is a loss, 0 a push), and how the table printed it."""
 
+    __slots__ = ("net", "text")
     net: Fraction
     text: str
+
+    def __init__(self, net: Fraction, text: str) -> None:
+        self._set(net, text)
 
 
 LOSE = Payout(Fraction(-1), "lose")
@@ -93,11 +97,14 @@ def parse_pays(text: object) -> Payout:
     return Payout(net, str(text).strip())
 
 
-@dataclass(frozen=True)
-class PayRow:
+class PayRow(Value):
+    __slots__ = ("condition", "pays", "event")
     condition: Condition
     pays: Payout
     event: str
+
+    def __init__(self, condition: Condition, pays: Payout, event: str) -> None:
+        self._set(condition, pays, event)
 
 
 @dataclass(frozen=True)

@@ -5,7 +5,7 @@ value, rank, suit and colour), counts the cards dealt that satisfy a predicate (
 ``player_count``, ``banker_count``), does integer arithmetic (``+ - * %``) and joins with ``and``,
 ``or``, ``not`` and parentheses. Orderings (``< <= > >=``) apply to numbers only.
 
-A parsed condition is a plain tree of frozen dataclasses (a :data:`Node`): compared by value,
+A parsed condition is a plain tree of immutable values (a :data:`Node`): compared by value,
 picklable, its ``repr`` the Python that builds it and its ``str`` the condition again, in one
 canonical spelling. It is compiled into an evaluator over feature columns in a second step, once,
 when first evaluated. Each comparison of one card slot with literals is tabulated over the 52
@@ -31,7 +31,6 @@ exact_odds.errors.InputError: 'bunker' is not a value of winner (expected banker
 
 import re
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cached_property
 from typing import cast
 
@@ -61,6 +60,7 @@ from ..core.features import (
     merge_levels,
 )
 from ..core.numbers import shown
+from ..core.values import Value
 
 MAX_LENGTH = 10_000
 """A condition has at most this many characters."""
@@ -94,89 +94,124 @@ ARITHMETIC_LARGEST = 2**62
 """The largest magnitude arithmetic in a condition may reach (int64 holds it with room)."""
 
 
-class _Spelled:
+class _Spelled(Value):
     """A node's ``str``: the condition it is, in canonical spelling (parsed again, the same tree)."""
+
+    __slots__ = ()
 
     def __str__(self) -> str:
         return _spelled(cast(Node, self))
 
 
-@dataclass(frozen=True)
 class Feature(_Spelled):
     """A feature of the coup (``winner``, ``banker_total``) or of a card slot (``player_card1_rank``)."""
 
+    __slots__ = ("name",)
     name: str
 
+    def __init__(self, name: str) -> None:
+        self._set(name)
 
-@dataclass(frozen=True)
+
 class CardAttribute(_Spelled):
     """Inside an aggregate, the card counted: ``card_value``, ``card_rank``, ``card_suit`` or ``card_color``."""
 
+    __slots__ = ("name",)
     name: str
 
+    def __init__(self, name: str) -> None:
+        self._set(name)
 
-@dataclass(frozen=True)
+
 class Number(_Spelled):
     """A whole number from 0 in arithmetic (``-`` before a number is arithmetic: 0 minus it)."""
 
+    __slots__ = ("value",)
     value: int
 
+    def __init__(self, value: int) -> None:
+        self._set(value)
 
-@dataclass(frozen=True)
+
 class Truth(_Spelled):
     """``true`` or ``false``."""
 
+    __slots__ = ("value",)
     value: bool
 
+    def __init__(self, value: bool) -> None:
+        self._set(value)
 
-@dataclass(frozen=True)
+
 class Arithmetic(_Spelled):
     """Numbers joined left to right by operators of one precedence: ``+`` and ``-``, or ``*`` and ``%``."""
 
+    __slots__ = ("first", "steps")
     first: "Node"
     steps: tuple[tuple[str, "Node"], ...]
 
+    def __init__(self, first: "Node", steps: tuple[tuple[str, "Node"], ...]) -> None:
+        self._set(first, steps)
 
-@dataclass(frozen=True)
+
 class Count(_Spelled):
     """An aggregate (``count``, ``player_count``, ``banker_count``) of the cards its predicate holds for."""
 
+    __slots__ = ("aggregate", "predicate")
     aggregate: str
     predicate: "Node"
 
+    def __init__(self, aggregate: str, predicate: "Node") -> None:
+        self._set(aggregate, predicate)
 
-@dataclass(frozen=True)
+
 class Comparison(_Spelled):
     """Two expressions of one kind compared (``player_total > banker_total``)."""
 
+    __slots__ = ("operator", "left", "right")
     operator: str
     left: "Node"
     right: "Node"
 
+    def __init__(self, operator: str, left: "Node", right: "Node") -> None:
+        self._set(operator, left, right)
 
-@dataclass(frozen=True)
+
 class Literals(_Spelled):
     """An expression compared with literal values, by their codes (see :func:`literal_code`): with
     ``== != < <= > >=`` one code, with ``in`` a list."""
 
+    __slots__ = ("operator", "operand", "codes")
     operator: str
     operand: "Node"
     codes: tuple[int, ...]
 
+    def __init__(self, operator: str, operand: "Node", codes: tuple[int, ...]) -> None:
+        self._set(operator, operand, codes)
 
-@dataclass(frozen=True)
+
 class Not(_Spelled):
+    __slots__ = ("operand",)
     operand: "Node"
 
+    def __init__(self, operand: "Node") -> None:
+        self._set(operand)
 
-@dataclass(frozen=True)
+
 class And(_Spelled):
+    __slots__ = ("parts",)
     parts: tuple["Node", ...]
 
+    def __init__(self, parts: tuple["Node", ...]) -> None:
+        self._set(parts)
 
-@dataclass(frozen=True)
+
 class Or(_Spelled):
+    __slots__ = ("parts",)
     parts: tuple["Node", ...]
+
+    def __init__(self, parts: tuple["Node", ...]) -> None:
+        self._set(parts)
 
 
 Node = Feature | CardAttribute | Number | Truth | Arithmetic | Count | Comparison | Literals | Not | And | Or
@@ -471,20 +506,20 @@ def _counted(node: Count) -> Evaluator:
     return count
 
 
-@dataclass(frozen=True)
-class Condition:
+class Condition(Value):
     """A parsed condition: its text and its tree; what it reads, derived from the tree (the features,
     the card slots with their granularity), and its evaluator over feature columns, compiled from
     the tree when first needed (and never pickled: a copy compiles its own)."""
 
+    __slots__ = ("text", "tree", "__dict__")
     text: str
     tree: Node
 
+    def __init__(self, text: str, tree: Node) -> None:
+        self._set(text, tree)
+
     def __hash__(self) -> int:
         return hash(self.text)
-
-    def __getstate__(self) -> dict[str, object]:
-        return {"text": self.text, "tree": self.tree}
 
     @cached_property
     def features(self) -> frozenset[str]:
@@ -561,16 +596,19 @@ class MissingDetail(InputError):
             super().__init__(f"the condition reads {slot}'s {attribute}, which the cards given do not show (give suits, e.g. 9h)")
 
 
-@dataclass(frozen=True)
-class Expr:
+class Expr(Value):
     """A part of a condition as it is parsed: its node (none yet for a bare word or number, the
     kind ``literal``), its kind, how errors name it, and for a number a bound on its magnitude (a
     feature's is at most 9), so that arithmetic that could leave int64 is refused rather than wrapped."""
 
+    __slots__ = ("kind", "node", "text", "largest")
     kind: str
-    node: Node | None = None
-    text: str = ""
-    largest: int = FEATURE_LARGEST
+    node: Node | None
+    text: str
+    largest: int
+
+    def __init__(self, kind: str, node: Node | None = None, text: str = "", largest: int = FEATURE_LARGEST) -> None:
+        self._set(kind, node, text, largest)
 
     @property
     def tree(self) -> Node:

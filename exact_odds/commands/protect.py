@@ -24,7 +24,8 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..errors import InputError
 from ..output.blocks import Block, Data, Document, Heading, Paragraph, table
-from ..studies.protect import GROUP_NAMES, Decision, Groups, Protection, ProtectRequest, SortSearch, Split, parse_groups
+from ..studies.groups import GROUP_NAMES, Groups, parse_groups
+from ..studies.protect import Decision, Protection, ProtectRequest, SortSearch, Split
 from ..studies.protect import run as run_study
 
 if TYPE_CHECKING:

@@ -10,9 +10,8 @@ Card(rank='T', suit='H')
 ['9S', '5', 'AC']
 """
 
-from dataclasses import dataclass
-
 from ..errors import InputError
+from .values import OrderedValue
 
 RANKS = ("A", "2", "3", "4", "5", "6", "7", "8", "9", "T", "J", "Q", "K")
 SUITS = ("S", "H", "D", "C")
@@ -30,18 +29,19 @@ def rank_index(rank: str) -> int:
     return RANKS.index(symbol)
 
 
-@dataclass(frozen=True, order=True)
-class Card:
+class Card(OrderedValue):
     """A card: a rank and, when known, a suit."""
 
+    __slots__ = ("rank", "suit")
     rank: str
-    suit: str | None = None
+    suit: str | None
 
-    def __post_init__(self) -> None:
-        if self.rank not in RANKS:
-            raise InputError(f"unknown rank {self.rank!r} (expected one of {' '.join(RANKS)}; parse_card reads card text)")
-        if self.suit is not None and self.suit not in SUITS:
-            raise InputError(f"unknown suit {self.suit!r} (expected one of {' '.join(SUITS)} or None)")
+    def __init__(self, rank: str, suit: str | None = None) -> None:
+        if rank not in RANKS:
+            raise InputError(f"unknown rank {rank!r} (expected one of {' '.join(RANKS)}; parse_card reads card text)")
+        if suit is not None and suit not in SUITS:
+            raise InputError(f"unknown suit {suit!r} (expected one of {' '.join(SUITS)} or None)")
+        self._set(rank, suit)
 
     @property
     def rank_index(self) -> int:

@@ -16,13 +16,13 @@ Whoever wins is :func:`winner_index`'s comparison, for one coup or many.
 """
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from .cards import Card
 from ..errors import InputError
 from .policy import Decisions, resolve
 from .rules import PUNTO_BANCO
+from .values import Value
 
 if TYPE_CHECKING:
     from numpy.typing import NDArray
@@ -170,16 +170,19 @@ def winner_of(player_total: int, banker_total: int) -> str:
     return OUTCOMES[winner_index(player_total, banker_total)]
 
 
-@dataclass(frozen=True)
-class Coup:
+class Coup(Value):
     """A coup as far as the given cards reach; ``complete`` when it is settled."""
 
+    __slots__ = ("player", "banker", "steps", "complete", "hand")
     player: tuple[Card, ...]
     banker: tuple[Card, ...]
     steps: tuple[str, ...]
     complete: bool
     hand: Hand
     """The walk's state: point values by slot (see the module docstring)."""
+
+    def __init__(self, player: tuple[Card, ...], banker: tuple[Card, ...], steps: tuple[str, ...], complete: bool, hand: Hand) -> None:
+        self._set(player, banker, steps, complete, hand)
 
     @property
     def cards_used(self) -> int:

@@ -15,19 +15,19 @@ granularity are ``face * marks + mark``; the card level is rank * 4 + suit, as i
 """
 
 from collections.abc import Iterable
-from dataclasses import dataclass
 from enum import IntEnum
 from functools import cached_property
 from typing import Any
 
 import numpy as np
-import numpy.typing as npt
 
 from .cards import POINT_VALUES, SUITS
 from .coup import NOT_DEALT as NOT_DEALT, OUTCOMES as OUTCOMES, two_card_total, winner_index
 from .shoe import Shoe, class_counts
+from .values import Value
 
-Array = npt.NDArray[Any]
+Array = np.ndarray[tuple[Any, ...], np.dtype[Any]]
+"""numpy.typing.NDArray[Any], spelled out: importing numpy.typing would cost every command's cold start half a millisecond."""
 
 SLOTS = ("player_card1", "banker_card1", "player_card2", "banker_card2", "player_card3", "banker_card3")
 """Card slots in deal order (the banker's third card follows the player's when both draw)."""
@@ -127,13 +127,16 @@ def representatives(granularity: Granularity) -> Array:
     return cards
 
 
-@dataclass(frozen=True)
-class Partition:
+class Partition(Value):
     """A partition of the 52 cards into classes, each within one point value: what a compiled table
     refines cards to (a granularity, or the classes a set of counted predicates tells apart)."""
 
+    __slots__ = ("labels", "__dict__")
     labels: tuple[int, ...]
     """The class of each card (rank * 4 + suit)."""
+
+    def __init__(self, labels: tuple[int, ...]) -> None:
+        self._set(labels)
 
     @classmethod
     def of(cls, granularity: Granularity) -> "Partition":

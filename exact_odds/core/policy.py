@@ -24,7 +24,6 @@ are the ordered sequences times ``scale ** 2``.
 """
 
 import re
-from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
 from itertools import product
@@ -33,6 +32,7 @@ from math import lcm
 from ..errors import InputError
 from .numbers import exact_value, parse_probability, shown, text_of
 from .rules import CHOICE, DRAW, PUNTO_BANCO, STAND, DrawRules, OptionPoint, as_rules
+from .values import Value
 
 KEY = re.compile(r"(player)_on_([0-9](?:\+[0-9])?)|(banker)_on_([0-9](?:\+[0-9])?)_vs_([0-9]|stood)")
 BASES = ("punto_banco", "optimal")
@@ -40,35 +40,35 @@ MAX_PURE_PROFILES = 16
 """Without a policy, the analysis shows each pure choice when there are at most this many."""
 
 
-@dataclass(frozen=True)
-class Policy:
+class Policy(Value):
     """Probabilities of drawing at option points, by key (see the module docstring).
 
     >>> str(Policy.parse("player_on_5 = 9/11")), Policy.parse("punto_banco").base
     ('player_on_5=9/11', 'punto_banco')
     """
 
-    entries: tuple[tuple[str, Fraction], ...] = ()
-    base: str | None = None
+    __slots__ = ("entries", "base")
+    entries: tuple[tuple[str, Fraction], ...]
+    base: str | None
 
-    def __post_init__(self) -> None:
+    def __init__(self, entries: tuple[tuple[str, Fraction], ...] = (), base: str | None = None) -> None:
         """Refuse what no policy holds: an entry that is not a (key, probability) pair with a key of
         the policy language and an exact probability from 0 to 1, a key twice, or another base."""
-        if self.base is not None and self.base not in BASES:
-            raise InputError(f"policy base must be one of {', '.join(BASES)} or None, not {shown(self.base)}", parameter="policy")
-        if isinstance(self.entries, (str, bytes)) or not isinstance(self.entries, (tuple, list)):
-            raise InputError(f"policy entries must be (key, probability) pairs, not {shown(self.entries)}", parameter="policy")
-        for entry in self.entries:
+        if base is not None and base not in BASES:
+            raise InputError(f"policy base must be one of {', '.join(BASES)} or None, not {shown(base)}", parameter="policy")
+        if isinstance(entries, (str, bytes)) or not isinstance(entries, (tuple, list)):
+            raise InputError(f"policy entries must be (key, probability) pairs, not {shown(entries)}", parameter="policy")
+        for entry in entries:
             if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str) or not KEY.fullmatch(entry[0]):
                 raise InputError(f"policy entry {shown(entry)}: expected a pair of a key (player_on_T, banker_on_T_vs_X ...) and a probability",
                                  parameter="policy")
             probability = exact_value(entry[1], f"policy {entry[0]}", parameter="policy")
             if not 0 <= probability <= 1:
                 raise InputError(f"policy {entry[0]} must be a probability from 0 to 1, not {probability}", parameter="policy")
-        keys = [key for key, _ in self.entries]
+        keys = [key for key, _ in entries]
         if len(set(keys)) < len(keys):
             raise InputError(f"policy names {next(key for index, key in enumerate(keys) if key in keys[:index])} twice", parameter="policy")
-        object.__setattr__(self, "entries", tuple((key, Fraction(probability)) for key, probability in self.entries))
+        self._set(tuple((key, Fraction(probability)) for key, probability in entries), base)
 
     @classmethod
     def parse(cls, text: str) -> "Policy":
@@ -206,16 +206,19 @@ def _values(**values: object) -> None:
             raise InputError(f"{name} must be a card's point value 0-9, not {shown(value)}", parameter=name)
 
 
-@dataclass(frozen=True)
-class Decisions:
+class Decisions(Value):
     """A rule set with every choice fixed: integer weights of drawing, out of ``scale``, by the
     hand's two cards (and, for the banker, the player's third card; index 0 when the player stood)."""
 
+    __slots__ = ("rules", "policy", "scale", "player", "banker")
     rules: DrawRules
     policy: Policy
     scale: int
     player: tuple[int, ...]  # [first * 10 + second]
     banker: tuple[int, ...]  # [(first * 10 + second) * 11 + third + 1]
+
+    def __init__(self, rules: DrawRules, policy: Policy, scale: int, player: tuple[int, ...], banker: tuple[int, ...]) -> None:
+        self._set(rules, policy, scale, player, banker)
 
     def __hash__(self) -> int:
         """Of the rules and the policy alone, which fix every weight: decisions key the caches of

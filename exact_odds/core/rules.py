@@ -21,6 +21,7 @@ from fractions import Fraction
 
 from ..errors import InputError, UnknownName
 from .numbers import exact_value, parse_exact, parse_toml, shown, text_of
+from .values import OrderedValue, Value
 
 DRAW, STAND, CHOICE, NEVER = "D", "S", "C", "-"
 MARKS = (DRAW, STAND, CHOICE)
@@ -39,16 +40,19 @@ def compositions(total: int) -> list[tuple[int, int]]:
     return [(low, high) for low in range(10) for high in range(low, 10) if (low + high) % 10 == total]
 
 
-@dataclass(frozen=True, order=True)
-class OptionPoint:
+class OptionPoint(OrderedValue):
     """A situation where a hand may draw or stand: the side, what it sees (a two-card total, or
     its two cards when the rules show them) and, for the banker, the player's third card."""
 
+    __slots__ = ("side", "total", "cards", "third")
     side: str
     total: int
-    cards: tuple[int, int] | None = None
-    third: int | None = None
+    cards: tuple[int, int] | None
+    third: int | None
     """The player's third-card value, or None when the player stood (banker points only)."""
+
+    def __init__(self, side: str, total: int, cards: tuple[int, int] | None = None, third: int | None = None) -> None:
+        self._set(side, total, cards, third)
 
     @property
     def name(self) -> str:
@@ -149,7 +153,12 @@ class DrawRules:
 
     def option_points(self) -> list[OptionPoint]:
         """Every option point, in a fixed order (player first; banker by total, then third card)."""
-        points = []
+        return list(self._option_points)
+
+    @cached_property
+    def _option_points(self) -> tuple[OptionPoint, ...]:
+        """Found once per rule set: every command and each resolution of a policy asks for them."""
+        points: list[OptionPoint] = []
         for total in range(10):
             if total not in self.naturals and self.player[total] == CHOICE:
                 points += self._split("player", total, None)
@@ -159,7 +168,7 @@ class DrawRules:
             for third in (None, *range(10)):
                 if self.mark("banker", total, third) == CHOICE:
                     points += self._split("banker", total, third)
-        return points
+        return tuple(points)
 
     def _split(self, side: str, total: int, third: int | None) -> list[OptionPoint]:
         sees = self.player_sees if side == "player" else self.banker_sees
@@ -176,6 +185,8 @@ class DrawRules:
 
 def _digit(value: object) -> bool:
     """Whether ``value`` is a whole number 0-9 (an int, numpy's too; not a bool)."""
+    if type(value) is int:  # the common case, without the abstract base class's slower check
+        return 0 <= value <= 9
     return isinstance(value, numbers.Integral) and not isinstance(value, bool) and 0 <= int(value) <= 9
 
 
@@ -286,8 +297,7 @@ CHEMIN_DE_FER_B2 = chemin_de_fer("Chemin de fer, model B2 (Downton-Lockwood)", "
 CHEMIN_DE_FER_B3 = chemin_de_fer("Chemin de fer, model B3 (Ethier-Gamez)", "cards", "cards")
 """Each side sees its two cards (a 2^5 x 2^484 game)."""
 
-@dataclass(frozen=True)
-class BanqueRules:
+class BanqueRules(Value):
     """Baccara banque (a deux tableaux) as data: a banker against two player hands, dealt two cards
     each from one shoe. A natural ends the coup if the banker or both players have one; a player's
     lone natural wins his stake and the other plays on. Each player then draws, stands or chooses
@@ -300,18 +310,21 @@ class BanqueRules:
     ('C', False, Fraction(1, 2))
     """
 
+    __slots__ = ("name", "naturals", "player", "banker", "second_sees_first", "stake")
     name: str
-    naturals: frozenset[int] = frozenset({8, 9})
-    player: tuple[str, ...] = tuple("DDDDDCSS--")
+    naturals: frozenset[int]
+    player: tuple[str, ...]
     """Each player's marks by his two-card total (the same for both): D draws, S stands, C chooses."""
-    banker: tuple[str, ...] = tuple("CCCCCCCC--")
+    banker: tuple[str, ...]
     """The banker's marks by his two-card total, whatever he sees of the players."""
-    second_sees_first: bool = True
+    second_sees_first: bool
     """Player 2 chooses knowing player 1's third card (or that he stood), as dealt face up."""
-    stake: Fraction = Fraction(1, 2)
+    stake: Fraction
     """theta: the share of the table's stakes on player 1's hand (player 2's hand has 1 - theta)."""
 
-    def __post_init__(self) -> None:
+    def __init__(self, name: str, naturals: frozenset[int] = frozenset({8, 9}), player: tuple[str, ...] = tuple("DDDDDCSS--"),
+                 banker: tuple[str, ...] = tuple("CCCCCCCC--"), second_sees_first: bool = True, stake: Fraction = Fraction(1, 2)) -> None:
+        self._set(name, naturals, player, banker, second_sees_first, stake)
         check = _Checker(self.name)
         check.naturals(self.naturals)
         check.row("player", self.player, self.naturals)

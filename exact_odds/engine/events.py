@@ -156,6 +156,23 @@ def _basis_arrays(basis: EventBasis) -> dict[str, Array] | None:
             "multiset": entries.multiset, "target": entries.target, "weight": entries.weight}
 
 
+def _drawn_shoes(seed: int, classes: int) -> Array:
+    """:data:`CHECKED_SHOES` shoes of ``MAX_CARDS`` to ``2 * MAX_CARDS`` cards of each class (at
+    least MAX_CARDS: every factor is at least 1, so an entry moved or reweighed changes a count),
+    drawn by a linear congruential generator (Knuth's MMIX constants) seeded by ``seed``: the
+    standard library's random would cost a cold start a millisecond, numpy.random tens.
+
+    >>> shoes = _drawn_shoes(97031, 10)
+    >>> shoes.shape, MAX_CARDS <= int(shoes.min()) and int(shoes.max()) <= 2 * MAX_CARDS
+    ((2, 10), True)
+    """
+    counts, state = [], seed
+    for _ in range(CHECKED_SHOES * classes):
+        state = (state * 6364136223846793005 + 1442695040888963407) % 2**64
+        counts.append(MAX_CARDS + (state >> 33) % (MAX_CARDS + 1))
+    return np.array(counts, dtype=np.int64).reshape(CHECKED_SHOES, classes)
+
+
 def _basis_from_arrays(table: Table, bets: tuple[Bet, ...], winner: bool, arrays: dict[str, Array]) -> EventBasis | None:
     """The basis the arrays hold, or None unless it is the table's for these bets: each event's
     lines are what the bets (and the winner) settle on its representative row, every row lies in
@@ -179,12 +196,7 @@ def _basis_from_arrays(table: Table, bets: tuple[Bet, ...], winner: bool, arrays
     if any((lines[:, position] != column).any() for position, column in enumerate(settled)):
         return None
     entries = Entries(factors, multiset, target, weight, events)
-    # at least MAX_CARDS of each class: every factor is at least 1, so an entry moved or reweighed changes a count
-    # (drawn by the standard library's generator: numpy.random would cost a cold start tens of milliseconds)
-    from random import Random
-
-    draw, classes = Random(len(weight)), table.partition.classes if table.refined else 10
-    shoes = np.array([[draw.randint(MAX_CARDS, 2 * MAX_CARDS) for _ in range(classes)] for _ in range(CHECKED_SHOES)], dtype=np.int64)
+    shoes = _drawn_shoes(len(weight), table.partition.classes if table.refined else 10)
     vectors = table.factor_vectors(shoes)
     bound = table.bound(int(shoes.sum(axis=1).max()))
     order = np.argsort(row_event, kind="stable")  # every event holds its representative row: no empty run

@@ -24,6 +24,7 @@ import numpy as np
 
 from .distribution import FLOAT_EXACT
 from ..core.features import Array
+from ..core.values import Value
 from ..errors import InputError
 
 try:
@@ -74,15 +75,18 @@ def variant() -> str:
     return setting() or str(_kernel.instruction_set())
 
 
-@dataclass(frozen=True)
-class KernelInfo:
+class KernelInfo(Value):
     """Which path weighs batches of shoes: the compiled kernel (and the copy of its loops this CPU
     runs) or the numpy path, and why. Both give identical results; the kernel is faster."""
 
+    __slots__ = ("compiled", "instruction_set", "reason")
     compiled: bool
     instruction_set: str | None
     """The copy of the blocked loops that runs: avx512, avx2 or generic."""
     reason: str
+
+    def __init__(self, compiled: bool, instruction_set: str | None, reason: str) -> None:
+        self._set(compiled, instruction_set, reason)
 
     def __str__(self) -> str:
         return f"compiled kernel ({self.instruction_set})" if self.compiled else f"numpy path ({self.reason})"

@@ -27,9 +27,6 @@ import numpy as np
 from ..bets.bets import Bet
 from ..core.features import COUNTED, Array, Granularity, Partition
 from ..core.policy import Decisions
-from .coup_table import build_coup_table, card_partition_of
-from .coup_table import card_table as build_card_table
-from .counted import counted_partition, counted_table
 from .tables import MAX_CARDS, Support, Table, Tracked, table_arrays, table_from_arrays
 
 BUILDERS = ("engine/store.py", "engine/tables.py", "engine/sequences.py", "engine/coup_table.py", "engine/counted.py", "engine/patterns.py", "engine/events.py", "engine/kernel.py", "engine/distribution.py",
@@ -129,6 +126,8 @@ def _coup_table(decisions: Decisions, tracked: Tracked, support: Support, bets: 
     what = (decisions_key(decisions), tracked, support, None if bets is None else bets_key(bets))
     scale = decisions.scale**2
     if counted:
+        from .counted import counted_partition  # the builders here only: a process that reads its tables need not import them
+
         partition = counted_partition(tracked)
         refined = partition.classes
     else:
@@ -138,6 +137,9 @@ def _coup_table(decisions: Decisions, tracked: Tracked, support: Support, bets: 
         partition, refined = Partition.of(fine), (fine.classes if tracked else 0)
 
     def build() -> Table:
+        from .coup_table import build_coup_table
+        from .counted import counted_table
+
         if bets is None:
             return build_coup_table(decisions, tracked, support)
         chosen = bets
@@ -150,6 +152,9 @@ def _coup_table(decisions: Decisions, tracked: Tracked, support: Support, bets: 
 @lru_cache(maxsize=16)
 def card_table(tracked: Tracked, partition: Partition | None = None) -> Table:
     """The table of :func:`~exact_odds.engine.coup_table.card_table`, kept on disk."""
+    from .coup_table import card_partition_of
+    from .coup_table import card_table as build_card_table
+
     chosen = partition if partition is not None else card_partition_of(tracked)
     what = (tracked, chosen.labels)
     table = kept("cards", what, lambda: build_card_table(tracked, chosen), _table_arrays,

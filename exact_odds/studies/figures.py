@@ -28,7 +28,7 @@ from ..core.shoe import shoe_of_decks
 from ..engine.analysis import check_unordered
 from ..errors import InputError
 from .dealer import parse_penetration, parse_tags
-from .protect import parse_groups
+from .groups import parse_groups
 
 if TYPE_CHECKING:
     from .protect import ProtectRequest

@@ -21,7 +21,7 @@ from ..errors import InputError
 from .dealer import THRESHOLDS, Settings, parse_penetration, parse_tags
 from .figures import (DEAD_CHIP_WAGERS, INFORMATION_GAIN, MATRIX_SIZE, SIMULATED, Figure, Printed, load_figures, matches,
                       matrix_size_text, parse_matrix_size, parse_printed, protect_request, published_figures)
-from .protect import parse_groups
+from .groups import parse_groups
 from .simulate import Estimate, Simulation
 
 if TYPE_CHECKING:
