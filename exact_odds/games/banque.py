@@ -35,8 +35,7 @@ from ..errors import InputError
 from .banque_table import NATURAL, STATE_NAMES, BanqueTable, banque_table
 from .faces import Condition, Face, extent
 from .linalg import optimum
-from .bilinear import Poly, at, corners
-from .surd import Exact
+from .bilinear import Poly, corners
 
 @dataclass(frozen=True)
 class BanqueGame:
