@@ -100,10 +100,22 @@ def owner(name: str, kinds: tuple[type, ...]) -> type | None:
     return next((kind for kind in kinds if name in request_fields(kind)), None)
 
 
+def api_routes(routes: list[Any]) -> list[APIRoute]:
+    """The API's routes, those of its routers too (a FastAPI that includes a router lazily keeps it
+    as one route of the app, its own routes behind ``original_router``)."""
+    found = []
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            found += api_routes(included.routes)
+        elif isinstance(route, APIRoute):
+            found.append(route)
+    return found
+
+
 def route_bodies() -> set[type]:
     app = create_app(":memory:").app
-    return {route.dependant.body_params[0].field_info.annotation for route in app.routes
-            if isinstance(route, APIRoute) and route.dependant.body_params}
+    return {route.dependant.body_params[0].field_info.annotation for route in api_routes(app.routes) if route.dependant.body_params}
 
 
 def test_every_body_of_a_route_is_checked_here() -> None:
