@@ -148,6 +148,23 @@ def served(folder: Path) -> dict[str, str]:
     return answers
 
 
+def openapi() -> str:
+    """The server's OpenAPI document (its paths, operation ids and schemas) as JSON text, less the
+    package's version (which a release changes)."""
+    from exact_odds.serve.app import create_app
+
+    document = create_app(":memory:").app.openapi()
+    assert document["info"].pop("version")
+    return json.dumps(document, indent=1) + "\n"
+
+
+def test_the_server_s_openapi_document_is_pinned() -> None:
+    """Routes grouped by resource (issue 30) answer the same paths, in the same order, with the same
+    operation ids, parameters and schemas: a client generated from the document sees no change."""
+    pytest.importorskip("fastapi")
+    assert openapi() == (PINNED / "api-openapi.json").read_text(encoding="utf-8")
+
+
 def test_the_server_s_answers_are_pinned(tmp_path: Path) -> None:
     pytest.importorskip("fastapi")
     pytest.importorskip("httpx")
@@ -167,4 +184,5 @@ if __name__ == "__main__":
             (PINNED / f"report-{name}").write_text(text, encoding="utf-8")
         for name, text in served(Path(temporary)).items():
             (PINNED / f"{name}.json").write_text(text, encoding="utf-8")
+    (PINNED / "api-openapi.json").write_text(openapi(), encoding="utf-8")
     print("report, server", file=sys.stderr)

@@ -233,6 +233,20 @@ def test_refusals_are_json(client):
                  "give a rules file's text as rules_toml"}
 
 
+WRONG_METHODS = [("PATCH", "/api/v1/sessions/x", "DELETE, GET"), ("GET", "/api/v1/sessions/x/sizing", "DELETE, PUT"),
+                 ("PUT", "/api/v1/sessions", "GET, POST"), ("GET", "/api/v1/sessions/x/cards", "POST"), ("POST", "/api/v1/health", "GET"),
+                 ("GET", "/api/v1/analysis", "POST"), ("POST", "/api/v1/tables", "GET"), ("POST", "/", "GET"),
+                 ("DELETE", "/openapi.json", "GET, HEAD"), ("POST", "/docs-assets/swagger-ui.css", "")]
+"""A method a path does not answer, and the methods it does (those of every route of the path, in
+whichever router; the documentation's assets are a mount, whose files name no method)."""
+
+
+@pytest.mark.parametrize(("method", "path", "allow"), WRONG_METHODS)
+def test_a_wrong_method_is_refused_with_every_method_of_the_path(client, method, path, allow):
+    response = client.request(method, path)
+    assert (response.status_code, response.headers["allow"], response.json()) == (405, allow, {"error": "Method Not Allowed"})
+
+
 def test_bets_and_rules_given_as_text(client, run, tmp_path):
     bets = '[[bet]]\nname = "big_tie"\npays = [{ when = "winner == tie and player_total >= 7", pays = "20" }]\n'
     rules = run("rules", "--rules", "baccarat_gold", "--format", "toml")[1]

@@ -24,7 +24,8 @@ from exact_odds.commands.setup import Setup  # noqa: E402
 from exact_odds.commands.size import SessionStaking, Staking  # noqa: E402
 from exact_odds.core.rules import PRESETS, rules_toml  # noqa: E402
 from exact_odds.errors import InputError  # noqa: E402
-from exact_odds.serve import app as served  # noqa: E402
+from exact_odds.serve import bodies as served  # noqa: E402
+from exact_odds.serve.app import create_app  # noqa: E402
 
 BUILDS: dict[type, tuple[type, ...]] = {
     served.AnalysisRequest: (AnalyzeRequest, Setup),
@@ -99,10 +100,22 @@ def owner(name: str, kinds: tuple[type, ...]) -> type | None:
     return next((kind for kind in kinds if name in request_fields(kind)), None)
 
 
+def api_routes(routes: list[Any]) -> list[APIRoute]:
+    """The API's routes, those of its routers too (a FastAPI that includes a router lazily keeps it
+    as one route of the app, its own routes behind ``original_router``)."""
+    found = []
+    for route in routes:
+        included = getattr(route, "original_router", None)
+        if included is not None:
+            found += api_routes(included.routes)
+        elif isinstance(route, APIRoute):
+            found.append(route)
+    return found
+
+
 def route_bodies() -> set[type]:
-    app = served.create_app(":memory:").app
-    return {route.dependant.body_params[0].field_info.annotation for route in app.routes
-            if isinstance(route, APIRoute) and route.dependant.body_params}
+    app = create_app(":memory:").app
+    return {route.dependant.body_params[0].field_info.annotation for route in api_routes(app.routes) if route.dependant.body_params}
 
 
 def test_every_body_of_a_route_is_checked_here() -> None:
@@ -155,7 +168,7 @@ def test_the_library_and_the_server_give_the_session_request_s_refusal(tmp_path:
                                                                         message: str) -> None:
     with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
         session.SessionRequest(**fields_given)
-    with TestClient(served.create_app(str(tmp_path / "sessions.sqlite"))) as client:
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
         response = client.post("/api/v1/sessions", json=fields_given)
     assert (response.status_code, response.json()) == (status, {"error": message})
 
@@ -183,7 +196,7 @@ def test_the_library_and_the_server_give_the_session_sizing_s_refusal(tmp_path: 
     """commands/size.py's SessionStaking, at the ez_baccarat table, for a program and the server's two sizing routes."""
     with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
         SessionStaking(staking=Staking(**fields_given), names=tuple(EZ.split(", ")), table=TABLES["ez_baccarat"])
-    with TestClient(served.create_app(str(tmp_path / "sessions.sqlite"))) as client:
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
         made = client.post("/api/v1/sessions", json={"table": "ez_baccarat"}).json()["id"]
         sized = client.post(f"/api/v1/sessions/{made}/size", json=fields_given)
         kept = client.put(f"/api/v1/sessions/{made}/sizing", json=fields_given)
@@ -195,6 +208,6 @@ def test_the_server_gives_the_analyze_request_s_refusal(tmp_path: Path) -> None:
     message = "unordered counts bets on the first cards alone; with given or by every bet is counted through the coup"
     with pytest.raises(InputError, match=f"^{re.escape(message)}$"):
         AnalyzeRequest(setup=Setup(decks=1), unordered="hands", given="winner == tie")
-    with TestClient(served.create_app(str(tmp_path / "sessions.sqlite"))) as client:
+    with TestClient(create_app(str(tmp_path / "sessions.sqlite"))) as client:
         response = client.post("/api/v1/analysis", json={"decks": 1, "unordered": "hands", "given": "winner == tie"})
     assert (response.status_code, response.json()) == (422, {"error": message})

@@ -21,7 +21,8 @@ from exact_odds.core.shoe import Shoe
 from exact_odds import analyze
 from exact_odds.errors import InputError
 from exact_odds.serve import compute, sessions
-from exact_odds.serve.app import create_app, state_record
+from exact_odds.serve.app import create_app
+from exact_odds.serve.states import state_record
 from exact_odds.serve.store import Loaded, Store
 from exact_odds.serve.tables import TABLES
 

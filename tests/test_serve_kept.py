@@ -13,7 +13,7 @@ from hypothesis import strategies as st
 from exact_odds.core.coup import play_coup
 from exact_odds.errors import InputError
 from exact_odds.serve import sessions
-from exact_odds.serve.app import forget_sizing, keep_sizing, state_body, state_record
+from exact_odds.serve.states import forget_sizing, keep_sizing, state_body, state_record
 from exact_odds.commands.session import Settings
 from exact_odds.serve.sessions import Event, coup_in_progress, replay, shoe_left
 from exact_odds.serve.staking import Staking

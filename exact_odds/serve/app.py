@@ -9,46 +9,30 @@ own encoder, walking a whole analysis, would cost more than computing it).
 
 import asyncio
 import contextlib
-import functools
 import hmac
-import json
-import re
 import time
 from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
-from fractions import Fraction
 from importlib import resources
-from typing import Annotated, Any, Literal
+from typing import Any
 from urllib.parse import parse_qs
 
-from fastapi import FastAPI, Header, Path, Query, Request
+from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, PlainTextResponse, Response
-from pydantic import BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
+from fastapi.responses import HTMLResponse, JSONResponse
+from pydantic import BaseModel, Field
 from starlette.exceptions import HTTPException
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match, Mount
 
 from .. import __version__
-from ..bets.bets import available_bets
-from ..core.cards import Card
-from ..core.coup import Coup
-from ..core.numbers import shown
-from ..core.policy import pure_policies, resolve
-from ..core.rules import PRESETS
-from ..engine.analysis import analyze_checked
+from ..commands.setup import MAX_TEXT
 from ..errors import InputError
-from ..commands import analyze as analyze_command
-from ..commands.session import MAX_SHOE_CARDS, NOT_SERVED, Settings, Table
-from ..commands.setup import MAX_TEXT, Setup
-from ..commands.size import SessionStaking, Staking
-from ..commands import deal as deal_command
-from ..commands import session as session_command
-from ..commands.rules import rules_text
-from ..output.render import render
-from . import banner, events, sessions, staking, tables
+from . import sessions
 from .docs_assets import add_offline_docs
-from .sessions import Seat, status_of
-from .store import Loaded, Precondition, Repeated, Stale, Store, etag
-from .staking import MAX_SERVED
+from .routers import analysis, tables
+from .routers import sessions as sessions_routes
+from .sessions import status_of
+from .states import state_record
+from .store import Stale, Store, etag
 
 MAX_BODY = 4 * MAX_TEXT
 """A request body holds at most this many bytes (413 past it)."""
@@ -65,10 +49,6 @@ class Error(BaseModel):
     error: str
 
 
-Text = Annotated[str, Field(max_length=MAX_TEXT)]
-Short = Annotated[str, Field(max_length=200)]
-
-
 class Conflict(BaseModel):
     """What was wrong, in one line; and for a change made on a state the session no longer has (If-Match), its current state."""
 
@@ -79,120 +59,6 @@ class Conflict(BaseModel):
 ERRORS: dict[int | str, dict[str, Any]] = {code: {"model": Conflict if code == 409 else Error, "description": words} for code, words in (
     (400, "a body that cannot be read"), (401, "no token, or a wrong one"), (404, "no such session"),
     (409, "refused by the session's state, or made on a state it no longer has (If-Match)"), (413, "too large"), (422, "a value refused"))}
-
-
-def exact_amount(value: object) -> object:
-    """A JSON integer as its text; a JSON number that is not an integer (a float, not exact) refused in words."""
-    if isinstance(value, (bool, float)):
-        raise ValueError(f"must be an exact number, a JSON integer or text such as \"2.5\" or \"1/2\", not {json.dumps(value)}")
-    return str(value) if isinstance(value, int) else value
-
-
-Amount = Annotated[Short, BeforeValidator(exact_amount), WithJsonSchema({"anyOf": [{"type": "string", "maxLength": 200}, {"type": "integer"}]})]
-"""An exact amount: text (``"2.5"``, ``"1/2"``) or a JSON integer."""
-
-
-class Strict(BaseModel):
-    """A request body: no field it does not name, and every field of its own JSON type (a boolean is
-    never a number, a number never text, text never a number)."""
-
-    model_config = ConfigDict(extra="forbid", strict=True)
-
-
-class TableFields(Strict):
-    """The shoe, the rules and the bets, as the CLI's options name them."""
-
-    decks: Annotated[int, Field(ge=1, le=MAX_SHOE_CARDS // 52)] | None = Field(None, description="Number of 52-card decks (default 8).")
-    shoe: Text | None = Field(None, description="An explicit composition, e.g. A=32,...,K=32 or per card 9h=7.")
-    rules: Short | None = Field(None, description=f"A preset: {', '.join(PRESETS)} (default punto_banco).")
-    rules_toml: Text | None = Field(None, description="The text of a TOML rules file (as `baccarat-odds rules --format toml` prints).")
-    policy: Text = Field("", description="Choices at option points, e.g. player_on_5=draw.")
-    commission: Amount | None = Field(None, description="Commission on a winning banker bet, percent (default the rules', 5).")
-    tie_pays: Amount | None = Field(None, description="What the tie bet pays, to one (default the rules', 8).")
-    bets: Text | None = Field(None, description="Bet names separated by commas, or all (default banker, player, tie and the bets of bets_toml).")
-    bets_toml: Text | None = Field(None, description="The text of a TOML file of your own bets (the catalog's format).")
-
-    def setup(self, remove: str | None = None) -> Setup:
-        """The request's setup (less ``remove``), within the served limits."""
-        return Setup(**self.model_dump(include=set(TableFields.model_fields)), remove=remove, served=True)
-
-
-class AnalysisRequest(TableFields):
-    remove: Text | None = Field(None, description='Cards taken out of the shoe, e.g. "5 5 K 9h".')
-    given: Text | None = Field(None, description="Conditional odds given this condition (the condition language of bets).")
-    unordered: Literal["hands", "cards"] | None = Field(None, description="Count bets on the first cards by hands or by sets of cards.")
-
-    def request(self) -> analyze_command.AnalyzeRequest:
-        return analyze_command.AnalyzeRequest(setup=self.setup(self.remove), given=self.given, unordered=self.unordered)
-
-
-class DealRequest(TableFields):
-    cards: Text = Field(description='Cards in shoe order, e.g. "9S 5D 9H 2C".')
-    stake: Amount = Field("100", description="Stake on each bet (exact: text or a JSON integer).")
-    given: Text | None = Field(None, description="With a coup in progress: the odds given this condition on how it ends.")
-
-    def request(self) -> deal_command.DealRequest:
-        return deal_command.DealRequest(setup=self.setup(), cards=self.cards, stake=self.stake, given=self.given)
-
-
-class SessionRequest(TableFields):
-    table: Short | None = Field(None, description="A preset table (GET /api/v1/tables): its shoe, rules, bets, limits, chip, rebate, burn and cut card.")
-    table_toml: Text | None = Field(None, description="The text of a table profile file of your own (docs/tables.md), instead of a preset.")
-    suits: bool = Field(False, description="Cards are entered with their suits (bets on suits need them).")
-    burn: Literal["punto_banco", "none"] = Field("punto_banco", description="punto_banco: the first burn of a shoe turns a card and burns its value face down (tens 10).")
-    cut_card: Annotated[int, Field(ge=0, le=MAX_SHOE_CARDS)] | None = Field(None, description="Cards behind the cut card (None: no cut card).")
-
-    def request(self) -> session_command.SessionRequest:
-        """The session's request (a field left out is not given: beside a table, one it sets is refused)."""
-        return session_command.SessionRequest(**self.model_dump(exclude_unset=True))
-
-
-class CardRequest(Strict):
-    card: Short = Field(description="A rank (A 2-9 T 10 J Q K) and an optional suit (S H D C): 9, T, 9h.")
-
-
-class CorrectionRequest(Strict):
-    seat: Seat = Field(description="The seat of the card to correct: player_1, banker_1, player_2, banker_2, player_3, banker_3.")
-    card: Short = Field(description="The card dealt at that seat: a rank and an optional suit (9, T, 9h).")
-
-
-class StakingFields(Strict):
-    """A bankroll and how to size it, as the ``size`` command's options name them."""
-
-    bankroll: Amount = Field(description="The bankroll the stakes are a share of (money, exact).")
-    kelly: Amount = Field("1", description="Fractional Kelly, above 0 and at most 1 (1/2: half Kelly).")
-    rebate: Amount | None = Field(None, description="Percent of each losing bet's loss returned (a rebate on losses).")
-    min: Amount | None = Field(None, description="Table minimum: one amount for every bet, or NAME=X pairs separated by commas.")
-    max: Amount | None = Field(None, description="Table maximum: one amount for every bet, or NAME=X pairs separated by commas.")
-    total_max: Amount | None = Field(None, description="At most this much on the whole position.")
-    unit: Amount | None = Field(None, description="Stakes in whole units of this amount (the smallest chip).")
-    side_needs_main: bool = Field(False, description="A side bet only beside a main bet (needs min on the main bets, or unit).")
-    side_ratio: Amount | None = Field(None, description="Each side bet at most this many times the main bets staked.")
-    main: Short | None = Field(None, description="The main bets, comma-separated (default: banker, player, tie and their variants).")
-
-    def staking(self, bets: str | None = None) -> Staking:
-        return Staking(bets=bets, **self.model_dump(include=set(StakingFields.model_fields)))
-
-
-class StakeRequest(StakingFields):
-    bets: Short | None = Field(None, description=f"The session's bets to size, comma-separated, at most {MAX_SERVED} (default: those with a "
-                                                 "positive expectation on the next coup, the rebate included).")
-
-    def request(self) -> Staking:
-        """The staking the session's sizing is checked from (:class:`SessionStaking`, with the session's bets and table)."""
-        return self.staking(self.bets)
-
-
-class SizeRequest(TableFields, StakingFields):
-    remove: Text | None = Field(None, description='Cards taken out of the shoe, e.g. "5 5 K 9h".')
-
-    def request(self) -> tuple[Setup, Staking]:
-        return self.setup(self.remove), self.staking()
-
-
-class BurnRequest(Strict):
-    card: Short | None = Field(None, description="The card turned face up, if one was.")
-    hidden: Annotated[int, Field(ge=0, le=52)] | None = Field(None, description="Cards burned face down (default: by the burn procedure).")
 
 
 def one_line(error: RequestValidationError) -> str:
@@ -269,108 +135,16 @@ class Guard:
         await self.app(scope, replay, timed)
 
 
-KEY = re.compile(r"[!-~]{1,200}")
-"""An Idempotency-Key: visible ASCII characters."""
+METHODS = ("CONNECT", "DELETE", "GET", "HEAD", "OPTIONS", "PATCH", "POST", "PUT", "TRACE")
+"""The methods of HTTP (RFC 9110), in the order a 405's ``Allow`` lists them."""
 
 
-def at_the_table(table: Table, given: Staking) -> SessionStaking:
-    """The sizing ``given`` for a session of ``table``: among its bets, at its table's limits (checked once)."""
-    return sizing_at(table.settings, tuple(bet.name for bet in table.bets), given)
-
-
-@functools.lru_cache(maxsize=256)
-def sizing_at(settings: Settings, names: tuple[str, ...], given: Staking) -> SessionStaking:
-    """:func:`at_the_table`, made once for a session's settings and a staking (after each card a lookup, not the table's limits written again)."""
-    return SessionStaking(staking=given, names=names, table=tables.profile_of(settings))
-
-
-def what_to_bet(table: Table, state: sessions.Replay, analysis: sessions.NextCoup, given: SessionStaking,
-                most: int = MAX_SERVED) -> staking.Position:
-    left = sessions.shoe_left(table, state)
-    return staking.session_position(table.settings, left, table.bets, table.decisions, analysis.analysis, given, most)
-
-
-RECENT = 16
-"""The latest log entries a state carries (what an undo takes back, for the page's redo)."""
-
-
-def state_record(loaded: Loaded) -> dict[str, Any]:
-    """A session's state as JSON: :func:`sessions.session_state`, its version, and what to bet now (with a bankroll kept)."""
-    table, state, sizing = loaded.table, loaded.state, loaded.sizing
-    record, analysis = sessions.session_state(loaded.session, table, state)
-    position, refused = None, None
-    if sizing is not None and analysis is None:
-        refused = f"no analysis of the next coup: {record['analysis_refused']}"
-    elif sizing is not None and analysis is not None:
-        try:
-            position = what_to_bet(table, state, analysis, at_the_table(table, Staking(**sizing)), staking.PER_CARD)
-        except InputError as error:
-            refused = str(error)
-    record.update(version=loaded.version, sizing=sizing, what_to_bet=None if position is None else position.record, what_to_bet_refused=refused)
-    profile = tables.profile_of(table.settings)
-    record.update(table=None if profile is None else profile.to_dict(), roads=banner.shoe_roads(table, state),
-                  recent_entries=[{"kind": event.kind, "card": event.card, "hidden": event.hidden} for event in loaded.events[-RECENT:]],
-                  banner=banner.banner(record, None if analysis is None else analysis.analysis, None if position is None else position.sizing,
-                                       state.starts, profile))
-    return record
-
-
-JSON_TEXT = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
-"""JSON text as :class:`JSONResponse` writes it."""
-ENCODED_ONCE = ("coups", "roads")
-"""The parts of a state whose JSON text is kept from one card to the next (they change when a coup closes)."""
-
-
-def state_body(record: dict[str, Any], state: sessions.Replay) -> bytes:
-    """``record``, the state's JSON record, as :class:`JSONResponse` writes it, byte for byte; the
-    parts that grow through a shoe but change only when a coup closes encoded once for the state
-    (the time of an answer stays flat through the shoe)."""
-    marked = dict(record)
-    for name in ENCODED_ONCE:
-        if name not in state.encoded:
-            state.encoded[name] = JSON_TEXT(record[name])
-        marked[name] = f"\0{name}\0"
-    text = JSON_TEXT(marked)
-    for name in ENCODED_ONCE:  # the key and the marker: found only where the part goes (text never holds an unescaped quote)
-        text = text.replace(f'"{name}":{JSON_TEXT(marked[name])}', f'"{name}":{state.encoded[name]}', 1)
-    return text.encode("utf-8")
-
-
-def keep_sizing(given: Staking) -> sessions.Edit:
-    """Keep ``given`` with a session, after sizing its next coup with them (refused: not kept)."""
-    def edit(table: Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
-        sizing = at_the_table(table, given)
-        what_to_bet(table, state, sessions.analysis_of(table, state), sizing, staking.PER_CARD)
-        return sessions.Change(sets_sizing=True, sizing=sizing.at_table.to_dict())
-    return edit
-
-
-def forget_sizing(table: Table, events: list[sessions.Event], state: sessions.Replay) -> sessions.Change:
-    return sessions.Change(sets_sizing=True, sizing=None)
-
-
-def deal_data(cards: Sequence[Card], coup: Coup, settlements: Sequence[tuple[str, Fraction]], stake: Fraction) -> dict[str, Any]:
-    """A coup dealt (the route ``/deal``) as data: its hands, totals and winner, the tableau's steps,
-    and, when the coup is settled, each bet's settlement (``settlements``: its net win per unit) of
-    ``stake`` (exact amounts as text)."""
-    return {"coup": {"cards": [str(card) for card in cards], "seats": dict(zip(sessions.seats(coup), map(str, cards))),
-                     "player": [str(card) for card in coup.player], "banker": [str(card) for card in coup.banker],
-                     "player_total": coup.player_total, "banker_total": coup.banker_total, "complete": coup.complete, "winner": coup.winner},
-            "steps": list(coup.steps),
-            "settlements": [{"bet": name, "stake": str(stake), "net": str(net), "amount": str(stake * net),
-                             "result": "push" if net == 0 else "wins" if net > 0 else "loses"} for name, net in settlements]
-            if coup.complete else None}
-
-
-def repeated(store: Store, session: str, outcome: Repeated) -> Response:
-    """The first answer to a request key sent again (a change no longer kept whole: the session's state now)."""
-    headers = {"Idempotent-Replayed": "true"}
-    if outcome.answer is None:
-        loaded = store.load(session)
-        return JSONResponse(state_record(loaded), outcome.status, headers={**headers, "ETag": etag(loaded.version)})
-    if outcome.status == 200:
-        headers["ETag"] = etag(json.loads(outcome.answer)["version"])
-    return Response(outcome.answer, outcome.status, headers=headers, media_type="application/json")
+def allowed(routes: Sequence[BaseRoute], scope: Scope) -> str:
+    """The methods some route answers at ``scope``'s path, for a 405's ``Allow``: each method tried on
+    each route (a router included under a prefix is one route of the app, which matches a method if
+    one of its own routes does), the mounts left out (they answer every path under them)."""
+    return ", ".join(method for method in METHODS if any(
+        not isinstance(route, Mount) and route.matches({**scope, "method": method})[0] == Match.FULL for route in routes))
 
 
 @contextlib.asynccontextmanager
@@ -381,7 +155,9 @@ async def lifespan(app: FastAPI) -> AsyncIterator[None]:
 
 
 def create_app(db: str, token: str | None = None) -> Any:
-    """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request)."""
+    """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request): its
+    configuration, life, middleware and answers to errors; the API's routes grouped by resource in
+    :mod:`.routers` under ``/api/v1``, the store of sessions kept in ``app.state`` for them."""
     store = Store(db)
     app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None, lifespan=lifespan,
                   description="Exact baccarat odds: analyses, deals and live shoe sessions. Every number is exact (fractions as strings).")
@@ -404,8 +180,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         if error.status_code == 400 and detail == "There was an error parsing the body":
             detail = "the request body cannot be read as JSON text (UTF-8)"
         if error.status_code == 405:  # every method of the path, not only those of the route that matched first
-            routes = [route for route in app.router.routes if route.matches(request.scope)[0] != Match.NONE]
-            headers = {"Allow": ", ".join(sorted({method for route in routes for method in getattr(route, "methods", None) or ()}))}
+            headers = {"Allow": allowed(app.router.routes, request.scope)}
         return JSONResponse({"error": detail}, error.status_code, headers=headers)
 
     @app.exception_handler(Exception)
@@ -424,181 +199,7 @@ def create_app(db: str, token: str | None = None) -> Any:
         """The server's version."""
         return JSONResponse({"status": "ok", "version": __version__})
 
-    @app.get("/api/v1/tables")
-    def tables_route() -> JSONResponse:
-        """The preset tables: each one's bets with their pay tables, limits, chip, rebate, shoe, burn and cut card (docs/tables.md)."""
-        return JSONResponse(tables.tables_record())
-
-    @app.get("/api/v1/catalog")
-    def catalog_route() -> JSONResponse:
-        """The bet catalog (with the main bets at Punto Banco's pays): each bet's pay table, and whether it reads suits."""
-        bets = available_bets(PRESETS["punto_banco"])
-        return JSONResponse({"bets": [{"name": name, "description": bet.description, "needs_suits": bet.needs_suits,
-                          "pays": [{"event": row.event, "pays": row.pays.text, "net": str(row.pays.net), "when": row.condition.text} for row in bet.rows]}
-                         for name, bet in bets.items()]})
-
-    @app.get("/api/v1/rules")
-    def rules_route() -> JSONResponse:
-        """The rule presets: drawing rules in words, the main bets' pays, the option points."""
-        return JSONResponse({"presets": [{"name": name, "title": rules.name, "commission": str(rules.commission), "tie_pays": str(rules.tie_pays),
-                             "option_points": [point.name for point in rules.option_points()], "text": rules_text(rules)}
-                            for name, rules in PRESETS.items()]})
-
-    @app.post("/api/v1/analysis")
-    def analysis_route(request: AnalysisRequest) -> JSONResponse:
-        """The analysis of a shoe: exactly the JSON of `baccarat-odds --format json` with the same options
-        (under rules with choices and no policy: one analysis for each pure choice, as the CLI prints)."""
-        asked = request.request()
-        setup, bets, notes = asked.setup, list(asked.bets), list(asked.notes)
-        rules = setup.rule_set
-        unordered = asked.unordered or ""
-        if rules.option_points() and not setup.policy_given() and asked.condition is None:
-            analyses = [analyze_checked(asked.shoe, bets, resolve(rules, choice), unordered=unordered) for choice in pure_policies(rules)]
-            data = analyze_command.choices_document(analyses, notes, False).data
-            assert data is not None  # a document of choices always carries its record
-            return JSONResponse(data.record)
-        decisions = setup.fixed_decisions(NOT_SERVED)  # (analyze_command.run would render the text and the CSV too: twice the time)
-        return JSONResponse(analyze_checked(asked.shoe, bets, decisions, asked.evaluator, asked.condition, unordered).to_dict(notes))
-
-    @app.post("/api/v1/size")
-    def size_route(request: SizeRequest) -> JSONResponse:
-        """The Kelly position on the bets (at most four; default banker, player, tie) for the next coup of a shoe, under table
-        limits and a rebate: the JSON of `baccarat-odds size --format json` with the same options (rebate: a percent)."""
-        setup, given = request.request()
-        shoe = setup.starting_shoe()
-        bets, _ = setup.chosen_bets(shoe.knows_suits)
-        if len(bets) > MAX_SERVED:
-            raise InputError(f"bets: a position served holds at most {MAX_SERVED} bets, not {len(bets)}")
-        names = [bet.name for bet in bets]
-        return JSONResponse(staking.position(shoe, bets, setup.fixed_decisions(NOT_SERVED), given, names).to_dict())
-
-    @app.post("/api/v1/deal")
-    def deal_route(request: DealRequest) -> JSONResponse:
-        """One coup from cards in shoe order: `report`, what `baccarat-odds deal` prints (or the odds mid-coup); `coup` (hands, seats,
-        totals, winner), the tableau's `steps`, and once it is settled each bet's `settlements` of the stake (exact amounts as text)."""
-        dealing = request.request()
-        dealing.setup.fixed_decisions(NOT_SERVED)  # optimal, solved for a shoe, is not served
-        dealt = deal_command.run(dealing)
-        return JSONResponse({"report": render(deal_command.document(dealt, dealing.amount), "text"),
-                             **deal_data(dealt.cards, dealt.coup, dealt.settlements, dealing.amount)})
-
-    Id = Annotated[str, Path(max_length=64, description="The session's id")]
-    IfMatch = Annotated[str | None, Header(alias="If-Match", max_length=200, description=(
-        "The ETag of the state this change was made on: refused (409, with the current state) if the session has changed since. "
-        "Without it, the change is made on whatever the state is now."))]
-    Key = Annotated[str | None, Header(alias="Idempotency-Key", max_length=200, description=(
-        "A key of your own for this change (e.g. a UUID): sent again, the change is not made again, and its first answer is given."))]
-
-    def answer(loaded: Loaded, status: int = 200) -> Response:
-        body = state_body(state_record(loaded), loaded.state)
-        return Response(body, status, headers={"ETag": etag(loaded.version)}, media_type="application/json")
-
-    def write(session: str, edit: sessions.Edit, if_match: str | None, key: str | None, request: str) -> Response:
-        """Make a change, as :meth:`Store.change` does: the session's state after it (with its ETag), or the first answer to its key."""
-        if key is not None and not KEY.fullmatch(key):
-            raise InputError(f"Idempotency-Key must be 1 to 200 visible ASCII characters (e.g. a UUID), not {shown(key)}")
-        with store.session_lock(session):
-            outcome = store.change(session, edit, Precondition(if_match, key, request))
-            if isinstance(outcome, Repeated):
-                return repeated(store, session, outcome)
-            response = answer(outcome)
-            if key is not None:
-                store.keep_answer(session, key, bytes(response.body))
-            return response
-
-    def body(request: BaseModel) -> str:
-        return request.model_dump_json(exclude_defaults=True)
-
-    def current(session: str) -> tuple[Loaded, sessions.NextCoup]:
-        """A session as stored, and the analysis of its next coup."""
-        loaded = store.load(session)
-        return loaded, sessions.analysis_of(loaded.table, loaded.state)
-
-    events.add_routes(app, store)
-
-    @app.post("/api/v1/sessions", status_code=201)
-    def create_session(request: SessionRequest) -> Response:
-        """A new session: the shoe, rules and bets to track, or a table (`table`, `table_toml`) that sets them; its state (its id first)."""
-        return answer(store.load(store.create(request.request().settings)), 201)
-
-    @app.get("/api/v1/sessions/{session}")
-    def read_session(session: Id) -> Response:
-        """A session's state: the cards seen, the shoe left, the coup in progress, the coups, every bet's exact EV on the next coup.
-        Its `ETag` header (and `version`) name this state, for the `If-Match` of a change."""
-        return answer(store.load(session))
-
-    @app.delete("/api/v1/sessions/{session}")
-    def delete_session(session: Id, if_match: IfMatch = None) -> JSONResponse:
-        """Forget a session."""
-        store.delete(session, Precondition(if_match))
-        return JSONResponse({"deleted": session})
-
-    @app.post("/api/v1/sessions/{session}/cards")
-    def add_card(session: Id, request: CardRequest, if_match: IfMatch = None, key: Key = None) -> Response:
-        """A card dealt face up, into the coup in progress (refused if the shoe left holds no such card or the coup is settled)."""
-        return write(session, sessions.add_card(request.card), if_match, key, f"POST cards {body(request)}")
-
-    @app.post("/api/v1/sessions/{session}/burns")
-    def add_burn(session: Id, request: BurnRequest, if_match: IfMatch = None, key: Key = None) -> Response:
-        """A burn between coups: the card turned face up (taken out of the shoe left) and the cards burned face down (unknown: left in)."""
-        return write(session, sessions.add_burn(request.card, request.hidden), if_match, key, f"POST burns {body(request)}")
-
-    @app.post("/api/v1/sessions/{session}/coups")
-    def close_coup(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:
-        """Close the coup: the cards since the last one, settled by the tableau (refused, 409, if the tableau could not deal them)."""
-        return write(session, sessions.close_coup, if_match, key, "POST coups")
-
-    @app.post("/api/v1/sessions/{session}/shoes")
-    def new_shoe(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:
-        """A new shoe: the starting composition again (the coups of earlier shoes are kept)."""
-        return write(session, sessions.new_shoe, if_match, key, "POST shoes")
-
-    @app.post("/api/v1/sessions/{session}/undo")
-    def undo(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:
-        """Take back the last entry of the log (a card, a burn, a coup's close, a new shoe)."""
-        return write(session, sessions.undo, if_match, key, "POST undo")
-
-    @app.post("/api/v1/sessions/{session}/corrections")
-    def correct(session: Id, request: CorrectionRequest, if_match: IfMatch = None, key: Key = None) -> Response:
-        """Correct a card of the coup in progress: the card dealt at `seat` replaces the one entered there, every other card in its
-        seat (refused, 409, if a later card would change seats)."""
-        return write(session, sessions.correct(request.seat, request.card), if_match, key, f"POST corrections {body(request)}")
-
-    @app.post("/api/v1/sessions/{session}/put-back")
-    def put_back(session: Id, request: CardRequest, if_match: IfMatch = None, key: Key = None) -> Response:
-        """Take out a card entered since the last coup that was not dealt (the latest of that rank, or of that card): the cards after it
-        move up a seat. To change a card that was dealt, correct it (`corrections`)."""
-        return write(session, sessions.put_back(request.card), if_match, key, f"POST put-back {body(request)}")
-
-    @app.post("/api/v1/sessions/{session}/size")
-    def size_session(session: Id, request: StakeRequest) -> JSONResponse:
-        """What to bet now: the Kelly position on the next coup of the session's shoe left, as `baccarat-odds size --format json`
-        prints it (and `chosen`: which bets, and why). Nothing is stored."""
-        loaded, analysis = current(session)
-        given = at_the_table(loaded.table, request.request())
-        return JSONResponse(what_to_bet(loaded.table, loaded.state, analysis, given).record)
-
-    @app.put("/api/v1/sessions/{session}/sizing")
-    def set_sizing(session: Id, request: StakeRequest, if_match: IfMatch = None, key: Key = None) -> Response:
-        """Keep a bankroll and sizing settings with the session: its state then carries `what_to_bet` after every card
-        (checked first by sizing the next coup; refused settings are not kept)."""
-        return write(session, keep_sizing(request.request()), if_match, key, f"PUT sizing {body(request)}")
-
-    @app.delete("/api/v1/sessions/{session}/sizing")
-    def clear_sizing(session: Id, if_match: IfMatch = None, key: Key = None) -> Response:
-        """Forget the session's bankroll and sizing settings."""
-        return write(session, forget_sizing, if_match, key, "DELETE sizing")
-
-    @app.get("/api/v1/sessions/{session}/export", responses={200: {"content": {"application/json": {}, "text/csv": {}}}}, response_model=None)
-    def export(session: Id, format: Annotated[Literal["json", "csv"], Query()] = "json") -> Response:
-        """The whole session: JSON (settings, log, every coup with each bet's result) or CSV (one row per log entry)."""
-        loaded = store.load(session)
-        result = sessions.export(session, loaded.created, loaded.table, loaded.events, format)
-        if not isinstance(result, str):
-            shoes = sorted({closed.shoe for closed in loaded.state.coups} | {loaded.state.shoe_number})
-            result["roads"] = [{"shoe": shoe, **banner.shoe_roads(loaded.table, loaded.state, shoe)} for shoe in shoes]
-        if isinstance(result, str):
-            return PlainTextResponse(result, media_type="text/csv", headers={"Content-Disposition": f'attachment; filename="session-{session}.csv"'})
-        return JSONResponse(result)
-
+    app.state.store = store
+    for router in (tables.router, analysis.router, sessions_routes.router):
+        app.include_router(router, prefix="/api/v1")
     return Guard(app, token)

@@ -7,20 +7,17 @@ with ``{"version": N}`` at once and after every change (the store is read every
 :data:`POLL` seconds: a change made by another server on the same file is seen too), ``{"version":
 null}`` when the session is deleted, and ends after :data:`LIFETIME` seconds (the browser's
 ``EventSource`` connects again after ``retry`` milliseconds and is sent the version then), so that
-a server stopping never waits on a stream.
+a server stopping never waits on a stream. The routes are in :mod:`.routers.sessions`.
 """
 
 import asyncio
 import json
 import time
 from collections.abc import AsyncIterator
-from typing import Annotated, Any
+from typing import Any
 
-from fastapi import FastAPI, Path, Query, Request
-from fastapi.responses import JSONResponse, StreamingResponse
+from fastapi import Request
 
-from ..core.numbers import shown
-from .sessions import NotFound
 from .store import Store
 from .tables import profile_from_text
 
@@ -63,23 +60,3 @@ async def versions(store: Store, session: str, request: Request, lifetime: float
             return
         await asyncio.sleep(POLL)
 
-
-def add_routes(app: FastAPI, store: Store) -> None:
-    """The routes of the list of sessions and of their event streams (on the app itself: its 405
-    answers list every method of a path from the app's own routes)."""
-
-    @app.get("/api/v1/sessions")
-    def list_sessions(limit: Annotated[int, Query(ge=1, le=MAX_LISTED, description="At most this many, the newest first.")] = 100) -> JSONResponse:
-        """The sessions, newest first: each one's id, its link to resume it (on any device), when made and last changed, its version and
-        number of entries, and what it tracks (its table, or its shoe, rules and bets)."""
-        return JSONResponse({"sessions": [summary(record) for record in store.summaries(limit)]})
-
-    @app.get("/api/v1/sessions/{session}/events", response_class=StreamingResponse,
-                responses={200: {"content": {"text/event-stream": {}}, "description": "event: version, data: {\"version\": N}"}})
-    def session_events(session: Annotated[str, Path(max_length=64)], request: Request) -> StreamingResponse:
-        """Server-sent events: the session's version now and after every change (null once it is deleted), for tabs and devices to
-        stay in sync; the stream ends every few seconds and the browser's EventSource connects again."""
-        if store.version(session) is None:
-            raise NotFound(f"no session {shown(session)} (create one with POST /api/v1/sessions)")
-        return StreamingResponse(versions(store, session, request), media_type="text/event-stream",
-                                 headers={"Cache-Control": "no-cache", "X-Accel-Buffering": "no"})
