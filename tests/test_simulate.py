@@ -110,10 +110,11 @@ def test_tags():
     (["--penetration", "abc"], "--penetration must be an exact number"),
     (["--count", "hi-lo"], "unknown count tags"),
     (["--count", "1,2,3"], "unknown count tags"),
-    (["--scheduler", "tcp://127.0.0.1:9"], "no dask scheduler answers at tcp://127.0.0.1:9 (no connection within 5 s)"),
+    (["--scheduler", "tcp://127.0.0.1:9"], "no dask scheduler answers at tcp://127.0.0.1:9 (no connection within 1 s)"),
     (["--shoe", "A=32,K=32", "--bets", "perfect_pair"], "per-card counts"),
 ])
-def test_bad_input(capsys, args, message):
+def test_bad_input(capsys, monkeypatch, args, message):
+    monkeypatch.setattr("exact_odds.studies.parallel.CONNECT_SECONDS", 1)  # nothing listens: no need to wait dask's 5 s
     code, _, err = run_cli(capsys, "simulate", "--shoes", "2", *args)
     assert code == 2 and len(err.strip().splitlines()) == 1 and message in err
 
