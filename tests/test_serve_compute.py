@@ -180,3 +180,29 @@ def test_the_apps_end_shuts_the_workers(tmp_path, monkeypatch):
         workers = list(pool._processes.values())
         assert workers and all(worker.exitcode is None for worker in workers)
     assert computer.pool is None and all(worker.exitcode == 0 for worker in workers)
+
+
+def test_a_worker_that_hangs_is_not_waited_on_for_ever(tmp_path, monkeypatch):
+    """A worker that never answers (stopped here) costs the request ANSWER_SECONDS: the thread then
+    computes the analysis, the pool is forgotten and its workers are ended."""
+    computer = compute.Computer(table_of, cores=2)
+    monkeypatch.setattr(compute, "ANSWER_SECONDS", 1.0)
+    table, shoe = the_next_coup(table_of(Settings(decks=8, bets="all", burn="none")), "9")
+    computer.together_until = float("inf")
+    waited_pool(computer, table, shoe)
+    pool = computer.pool
+    assert pool is not None
+    workers = list(pool._processes.values())
+    for worker in workers:
+        os.kill(worker.pid, signal.SIGSTOP)
+    table, shoe = the_next_coup(table, "9 5")
+    started = time.monotonic()
+    analysis, record = computer.next_coup(table, shoe)
+    assert time.monotonic() - started < 30
+    expected = analyze(shoe, list(table.bets), table.decisions)
+    assert analysis == expected and record == expected.to_dict(table.notes)
+    assert computer.pool is None and computer.answered_in_pool == 0
+    for worker in workers:
+        worker.join(10)
+        assert worker.exitcode == -signal.SIGKILL
+    computer.close()

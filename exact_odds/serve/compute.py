@@ -44,6 +44,9 @@ LOG = logging.getLogger(__name__)
 TOGETHER = 1.0
 """Seconds after two analyses overlapped during which sessions are taken to compute at once (each
 analysis in the pool), so that two sessions fed card after card keep to the pool."""
+ANSWER_SECONDS = 60.0
+"""How long a request waits on a worker (an analysis takes milliseconds): a worker that does not answer
+in time is taken as hung, its pool forgotten (its workers ended) and the analysis computed in the thread."""
 FAILURES = 3
 """The pool is given up (every analysis in the thread) after this many failures in a row."""
 Record = dict[str, object]
@@ -199,10 +202,13 @@ class Computer:
             self.discard(pool, f"{type(error).__name__}: {error}")
             return None
         try:
-            computed = future.result()
+            computed = future.result(timeout=ANSWER_SECONDS)
             answer = rebuilt(computed, table, shoe), computed.record
         except (BrokenProcessPool, CancelledError) as error:  # a worker died; or the pool was shut
             self.discard(pool, f"{type(error).__name__}: {error}")
+            return None
+        except TimeoutError:  # a worker that hangs: never an answer, and its pool goes with its workers
+            self.discard(pool, f"no answer within {ANSWER_SECONDS:g} s", end_workers=True)
             return None
         except InputError:  # refused, as in the thread (its message and parameter sent back whole)
             raise
@@ -216,15 +222,19 @@ class Computer:
             self.answered_in_pool += 1
         return answer
 
-    def discard(self, pool: ProcessPoolExecutor, why: str) -> None:
-        """Forget a pool that failed (a new one starts when analyses overlap again)."""
+    def discard(self, pool: ProcessPoolExecutor, why: str, end_workers: bool = False) -> None:
+        """Forget a pool that failed (a new one starts when analyses overlap again); ``end_workers``:
+        its workers killed too (a hung one would not end by itself)."""
         LOG.warning("the analyses' worker pool failed (%s); computed in the server's threads until a new one is ready", why)
         with self.lock:
             if self.pool is not pool:
                 return
             self.pool, self.warming = None, []
             self.failures += 1
+        processes = list((pool._processes or {}).values()) if end_workers else []  # (the executor has no public handle on them)
         pool.shutdown(wait=False, cancel_futures=True)
+        for process in processes:
+            process.kill()
 
     def close(self) -> None:
         """Shut the pool, its workers ended (a new one starts when analyses overlap again)."""
