@@ -400,16 +400,21 @@ def load_banque_rules(text: str, origin: str) -> BanqueRules:
         raise RulesError(f"file {origin}", error.field, error.problem) from None
 
 
-def banque_rules_named(spec: str) -> BanqueRules:
-    """A banque preset by name, or the banque rules of a TOML file."""
-    if spec in BANQUE_PRESETS:
-        return BANQUE_PRESETS[spec]
+def rules_file_text(spec: str) -> str:
+    """The text of the rules file at ``spec``, refused in one line where it cannot be read."""
     try:
         with open(spec, encoding="utf-8") as rules_file:
             text = rules_file.read()
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read rules file {spec!r}: {getattr(error, 'strerror', None) or error}") from None
-    return load_banque_rules(text, spec)
+    return text
+
+
+def banque_rules_named(spec: str) -> BanqueRules:
+    """A banque preset by name, or the banque rules of a TOML file."""
+    if spec in BANQUE_PRESETS:
+        return BANQUE_PRESETS[spec]
+    return load_banque_rules(rules_file_text(spec), spec)
 
 
 class Presets(Mapping[str, DrawRules]):
@@ -561,9 +566,4 @@ def rules_named(spec: str) -> DrawRules:
         return PRESETS[spec]
     if not os.path.isfile(spec):
         raise InputError(f"rules {spec!r} is neither a preset ({', '.join(PRESETS)}) nor a rules file", parameter="rules")
-    try:
-        with open(spec, encoding="utf-8") as rules_file:
-            text = rules_file.read()
-    except (OSError, UnicodeDecodeError) as error:
-        raise InputError(f"cannot read rules file {spec!r}: {getattr(error, 'strerror', None) or error}") from None
-    return load_rules(text, spec)
+    return load_rules(rules_file_text(spec), spec)
