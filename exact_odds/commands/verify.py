@@ -1,12 +1,12 @@
 """The `verify` command: its request (which published figures), and its table: each figure beside
 our exact value and its verdict, grouped by source, and the record."""
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from itertools import groupby
 
 from ..core.numbers import fixed
 from ..errors import InputError
-from ..output.blocks import Block, Data, Document, Group, Paragraph, table
+from ..output.blocks import Block, Data, Document, Group, Paragraph, Table, table
 from ..records import versioned
 from ..studies.figures import Figure, parse_printed, published_figures
 from ..studies.verify import STANDARD_ERRORS, Check
@@ -113,9 +113,9 @@ def document(checks: list[Check], skipped: int = 0) -> Document:
     blocks: list[Block] = []
     for (source, url), members in groupby(checks, key=lambda item: (item.figure.source, item.figure.url)):
         group = list(members)
-        figures = table(["figure", "published", "computed", "verdict"],
-                        [[" ".join(part.split()) for part in (item.figure.id, item.figure.value, decimal(item), item.verdict)] for item in group])
-        figures = replace(figures, indent=INDENT, details=tuple(details(item) for item in group), width=WIDTH)
+        cells = table(["figure", "published", "computed", "verdict"],
+                      [[" ".join(part.split()) for part in (item.figure.id, item.figure.value, decimal(item), item.verdict)] for item in group])
+        figures = Table(cells.headers, cells.rows, indent=INDENT, details=tuple(details(item) for item in group), width=WIDTH)
         blocks.append(Group((Paragraph(source, WIDTH), Paragraph(url, WIDTH), figures)))
     blocks.append(Paragraph("\n".join(clauses + ["exact values: --format json"])))
     return Document(tuple(blocks), Data(versioned("verify", {"summary": "; ".join(clauses), "figures": records})))
