@@ -63,7 +63,7 @@ def assert_exact(result: object) -> None:
     """Every number of an analysis (an Analysis, a BetAnalysis or anything holding them) is an
     ``int`` or a ``Fraction``: the fields (of dataclasses and values) and properties are walked recursively (with each
     outcome's probability); a float, a numpy number or a numpy array anywhere fails."""
-    from exact_odds.core.values import Value
+    from exact_odds.core.values import Frozen
     from exact_odds.engine.analysis import Analysis
 
     problems: list[str] = []
@@ -88,7 +88,7 @@ def assert_exact(result: object) -> None:
             for index, item in enumerate(value):
                 walk(item, f"{path}[{index}]")
             return
-        if isinstance(value, Value) and id(value) not in seen:
+        if isinstance(value, Frozen) and id(value) not in seen:
             names = value.field_names()
         elif dataclasses.is_dataclass(value) and not isinstance(value, type) and id(value) not in seen:
             names = tuple(field.name for field in dataclasses.fields(value))

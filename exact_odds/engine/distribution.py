@@ -7,12 +7,12 @@ Probabilities are ``count / total`` as :class:`fractions.Fraction`.
 """
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from ..core.features import OUTCOMES, Array, Columns
+from ..core.values import Frozen
 
 INT64_SAFE = 2**62
 """Counts stay in numpy int64 while the total is below this; beyond, they are Python integers."""
@@ -83,19 +83,24 @@ def sums_by_key(keys: Array, weights: Array, possible: int) -> tuple[Array, Arra
     return distinct, sums_at(index.ravel(), weights, len(distinct))
 
 
-@dataclass(frozen=True, eq=False)
-class Distribution:
-    """Counts of ordered card sequences by feature values (see the module docstring)."""
+class Distribution(Frozen):
+    """Counts of ordered card sequences by feature values (see the module docstring): ``counts`` of
+    the rows of ``columns``, ``total`` of them, of ``cards`` cards each. Each sequence counts
+    ``scale`` times: the weights of a mixed policy are integers out of it. Where the rows are laid
+    out the same for every shoe (the compiled evaluator), ``settlements`` is a cache of each bet's
+    settlement of them (by the bet: see :func:`~exact_odds.bets.bets.settlement`)."""
 
+    __slots__ = ("columns", "counts", "total", "cards", "scale", "settlements")
     columns: Columns
     counts: Array
     total: int
     cards: int
-    scale: int = 1
-    """Each sequence counts ``scale`` times: the weights of a mixed policy are integers out of it."""
-    settlements: dict[Any, tuple[object, Array]] | None = None
-    """Where the rows are laid out the same for every shoe (the compiled evaluator), a cache of each
-    bet's settlement of them (by the bet: see :func:`~exact_odds.bets.bets.settlement`)."""
+    scale: int
+    settlements: dict[Any, tuple[object, Array]] | None
+
+    def __init__(self, columns: Columns, counts: Array, total: int, cards: int, scale: int = 1,
+                 settlements: dict[Any, tuple[object, Array]] | None = None) -> None:
+        self._set(columns, counts, total, cards, scale, settlements)
 
     @property
     def sequences(self) -> int:

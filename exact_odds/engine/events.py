@@ -8,7 +8,6 @@ the single-shoe evaluator (:mod:`exact_odds.engine.compiled`) returns them as a 
 events.
 """
 
-from dataclasses import dataclass, field
 from math import comb
 from typing import Any
 
@@ -16,27 +15,32 @@ import numpy as np
 
 from ..bets.bets import Bet, settlement
 from ..core.features import Array, Columns
-from .distribution import sums_by_key
-from .kernel import Entries, weigh
+from ..core.values import Frozen
+from .distribution import sums_at, sums_by_key
+from .kernel import INT64_BOUND, Entries, weigh
 from .tables import ABSENT, MAX_CARDS, Table, factor_indices, pack, sorted_ids, unpack
 
 
-@dataclass(frozen=True, eq=False)
-class EventBasis:
+class EventBasis(Frozen):
     """The events a set of bets separates on one table: each event's pay-table line for every bet
-    (then the winner, when asked), the table's columns at a row that stands for each event, and
-    the table's entries regrouped by event. (It refers to no table: kept with one, it leaves no
-    cycle that would outlive it.)"""
+    (then the winner, when asked) in ``lines`` (events, bets [+ 1]), the table's ``columns`` at a row
+    that stands for each event (``representatives``, (events,)), each table row's event
+    (``row_event``), and the table's ``entries`` regrouped by event; each bet's ``settlements`` of the
+    events, and what the batch path derives from the basis once (``kept``: its pays). (It refers to
+    no table: kept with one, it leaves no cycle that would outlive it.)"""
 
+    __slots__ = ("bets", "lines", "columns", "entries", "row_event", "representatives", "settlements", "kept")
     bets: tuple[Bet, ...]
-    lines: Array  # (events, bets [+ 1])
+    lines: Array
     columns: Columns
     entries: Entries
-    row_event: Array  # (table rows,) each row's event
-    representatives: Array  # (events,) a row of each event
-    settlements: dict[Any, tuple[object, Array]] = field(default_factory=dict, repr=False)
-    kept: dict[str, object] = field(default_factory=dict, repr=False)
-    """What the batch path derives from the basis once (its pays)."""
+    row_event: Array
+    representatives: Array
+    settlements: dict[Any, tuple[object, Array]]
+    kept: dict[str, object]
+
+    def __init__(self, bets: tuple[Bet, ...], lines: Array, columns: Columns, entries: Entries, row_event: Array, representatives: Array) -> None:
+        self._set(bets, lines, columns, entries, row_event, representatives, {}, {})
 
 
 def event_basis(table: Table, bets: tuple[Bet, ...], winner: bool = False) -> EventBasis:
@@ -199,8 +203,11 @@ def _basis_from_arrays(table: Table, bets: tuple[Bet, ...], winner: bool, arrays
     shoes = _drawn_shoes(len(weight), table.partition.classes if table.refined else 10)
     vectors = table.factor_vectors(shoes)
     bound = table.bound(int(shoes.sum(axis=1).max()))
-    order = np.argsort(row_event, kind="stable")  # every event holds its representative row: no empty run
-    by_event = np.add.reduceat(weigh(table.row_entries, vectors, bound)[:, order], np.searchsorted(row_event[order], np.arange(events)), axis=1)
+    # the table's counts by event, in numpy alone (every product and count is at most the bound: int64 below 2^63)
+    kind: Any = np.int64 if bound < INT64_BOUND and vectors.dtype != object and table.entry_weight.dtype != object else object
+    products = np.prod(vectors[:, table.factors].astype(kind), axis=2)
+    entry_event, weights = row_event[table.entry_row], table.entry_weight.astype(kind)
+    by_event = np.stack([sums_at(entry_event, products[shoe, table.entry_multiset] * weights, events) for shoe in range(len(shoes))])
     if events and (weigh(entries, vectors, bound) != by_event).any():
         return None
     return _basis(table, bets, lines, entries, row_event, representatives)

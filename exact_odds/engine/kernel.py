@@ -15,7 +15,6 @@ on every product and sum.
 
 import os
 import warnings
-from dataclasses import dataclass, field
 from functools import cached_property
 from operator import index
 from typing import Any
@@ -24,7 +23,7 @@ import numpy as np
 
 from .distribution import FLOAT_EXACT
 from ..core.features import Array
-from ..core.values import Value
+from ..core.values import Frozen, Value
 from ..errors import InputError
 
 try:
@@ -108,16 +107,21 @@ def kernel_info() -> KernelInfo:
     return KernelInfo(True, variant(), f"{_kernel.__file__}{forced}")
 
 
-@dataclass(frozen=True, eq=False)
-class Entries:
-    """What to weigh: each multiset's factor indices, and (multiset, target, weight) entries."""
+class Entries(Frozen):
+    """What to weigh: each multiset's factor indices ``factors`` (M, F), and (``multiset``,
+    ``target``, ``weight``) entries (E,) each, the weights int64 or Python integers, into ``targets``
+    sums; ``plans``: the kernel's plans of them (see :meth:`plan`)."""
 
-    factors: Array  # (M, F)
-    multiset: Array  # (E,)
-    target: Array  # (E,)
-    weight: Array  # (E,) int64 or Python integers
+    __slots__ = ("factors", "multiset", "target", "weight", "targets", "plans", "__dict__")
+    factors: Array
+    multiset: Array
+    target: Array
+    weight: Array
     targets: int
-    plans: dict[tuple[int, ...], "Plan"] = field(default_factory=dict, repr=False)
+    plans: dict[tuple[int, ...], "Plan"]
+
+    def __init__(self, factors: Array, multiset: Array, target: Array, weight: Array, targets: int) -> None:
+        self._set(factors, multiset, target, weight, targets, {})
 
     @cached_property
     def by_multiset(self) -> tuple[Array, Array, Array, Array]:
@@ -170,8 +174,7 @@ class Entries:
         return order, starts, targets[starts]
 
 
-@dataclass(frozen=True, eq=False)
-class Plan:
+class Plan(Frozen):
     """What the blocked loops of the compiled kernel read (see :meth:`Entries.plan`): the factor
     indices used (the block's factor table, a position in it for each factor below), each node's
     parent slot and factor, the first node and first run of each chunk, each run's slot and end (a
@@ -180,6 +183,7 @@ class Plan:
     slot t < targets holds target t's entries of layer 0, each further slot one (layer, target)
     that has entries; each slot's layer, and the target of each further slot."""
 
+    __slots__ = ("used", "arrays", "floating", "integral", "layer_start", "layer_factor", "slot_layer", "slot_target")
     used: Array
     arrays: tuple[Array, ...]
     floating: Array
@@ -188,6 +192,10 @@ class Plan:
     layer_factor: Array
     slot_layer: Array
     slot_target: Array
+
+    def __init__(self, used: Array, arrays: tuple[Array, ...], floating: Array, integral: Array, layer_start: Array, layer_factor: Array,
+                 slot_layer: Array, slot_target: Array) -> None:
+        self._set(used, arrays, floating, integral, layer_start, layer_factor, slot_layer, slot_target)
 
 
 def _plan(entries: Entries, pulled: tuple[int, ...]) -> Plan:
@@ -292,11 +300,14 @@ def weigh(entries: Entries, vectors: Array, bound: int, floats: bool = False) ->
     return weigh_counts(entries, vectors, (np.arange(width), np.zeros(width, dtype=np.int64)), bound, floats)
 
 
-@dataclass(frozen=True, eq=False)
-class Pays:
-    """What each target pays in each column ((targets x columns) int64), to fold into the counts."""
+class Pays(Frozen):
+    """What each target pays in each column (``dense``: (targets x columns) int64), to fold into the counts."""
 
+    __slots__ = ("dense", "__dict__")
     dense: Array
+
+    def __init__(self, dense: Array) -> None:
+        self._set(dense)
 
     @cached_property
     def by_column(self) -> tuple[Array, Array, Array]:

@@ -18,7 +18,7 @@ folder, or ``off`` keeps nothing on disk.
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import astuple, replace
+from dataclasses import astuple
 from functools import lru_cache
 from typing import TypeVar
 
@@ -146,7 +146,7 @@ def _coup_table(decisions: Decisions, tracked: Tracked, support: Support, bets: 
         return counted_table(decisions, tracked, lambda columns: np.stack([bet.settle(columns) for bet in chosen] + [columns["winner"]], axis=1))
 
     table = kept("coup", what, build, _table_arrays, lambda arrays: table_from_arrays(partition, refined, MAX_CARDS, scale, arrays, support))
-    return replace(table, origin=key("coup", what))
+    return table.kept_as(key("coup", what))
 
 
 @lru_cache(maxsize=16)
@@ -159,7 +159,7 @@ def card_table(tracked: Tracked, partition: Partition | None = None) -> Table:
     what = (tracked, chosen.labels)
     table = kept("cards", what, lambda: build_card_table(tracked, chosen), _table_arrays,
                  lambda arrays: table_from_arrays(chosen, chosen.classes, len(tracked), 1, arrays))
-    return replace(table, origin=key("cards", what))
+    return table.kept_as(key("cards", what))
 
 
 def _table_arrays(table: Table) -> dict[str, Array] | None:

@@ -28,7 +28,6 @@ cards) and :mod:`exact_odds.engine.counted` (coups by the counts of predicates);
 475627426473216
 """
 
-from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
 
@@ -46,6 +45,7 @@ from ..core.features import (
     shoe_counts,
 )
 from ..core.shoe import Shoe
+from ..core.values import Frozen
 
 MAX_CARDS = 6
 FACTORS = MAX_CARDS + 1
@@ -71,28 +71,45 @@ def tracked_key(levels: dict[str, Granularity]) -> Tracked:
     return tuple((key, levels[key]) for key in TRACKED_CARDS if key in levels) + tuple(sorted((key, level) for key, level in levels.items() if key.startswith(COUNTED)))
 
 
-@dataclass(frozen=True, eq=False)
-class Table:
-    """Weighted orderings by (row, multiset); see the module docstring."""
+class Table(Frozen):
+    """Weighted orderings by (row, multiset); see the module docstring. Its fields:
 
+    - ``partition``: the classes of refined cards (classes 0..J-1 of a multiset); J = ``refined``, 0
+      when none are refined; ``depth`` cards; each sequence counts ``scale`` times (a mixed policy's weights);
+    - ``columns``, the feature columns of its rows;
+    - ``multisets`` (M, J + 10): refined classes, then the ten point values; ``factors`` (M, depth):
+      the indices of each one's linear factors in the factor vector;
+    - ``entry_multiset``, ``entry_row`` and ``entry_weight`` (E,): the weighted orderings, sorted by row;
+    - ``settlements``: each bet's settlement of its rows, kept as long as the table; ``bases``: the
+      event bases of sets of bets on this table (see :mod:`exact_odds.engine.events`);
+    - ``origin``: the name of the file that keeps the table (see :mod:`exact_odds.engine.store`),
+      which names its event bases' files too; empty for a table built apart.
+    """
+
+    __slots__ = ("partition", "refined", "depth", "scale", "columns", "multisets", "factors", "entry_multiset", "entry_row", "entry_weight",
+                 "settlements", "bases", "origin", "__dict__")
     partition: Partition
-    """The classes of refined cards (classes 0..J-1 of a multiset); J = ``refined``, 0 when none are refined."""
     refined: int
     depth: int
     scale: int
-    """Each sequence counts ``scale`` times (a mixed policy's weights)."""
     columns: Columns
-    multisets: Array  # (M, J + 10): refined classes, then the ten point values
-    factors: Array  # (M, depth): indices of its linear factors in the factor vector
-    entry_multiset: Array  # (E,) sorted by row
-    entry_row: Array  # (E,)
-    entry_weight: Array  # (E,) weighted orderings
-    settlements: dict[Any, tuple[object, Array]] = field(default_factory=dict, repr=False)
-    bases: dict[object, object] = field(default_factory=dict, repr=False)
-    """Event bases of sets of bets on this table (see :mod:`exact_odds.engine.events`): kept as long as the table."""
-    origin: str = field(default="", repr=False)
-    """The name of the file that keeps the table (see :mod:`exact_odds.engine.store`), which names
-    its event bases' files too; empty for a table built apart."""
+    multisets: Array
+    factors: Array
+    entry_multiset: Array
+    entry_row: Array
+    entry_weight: Array
+    settlements: dict[Any, tuple[object, Array]]
+    bases: dict[object, object]
+    origin: str
+
+    def __init__(self, partition: Partition, refined: int, depth: int, scale: int, columns: Columns, multisets: Array, factors: Array,
+                 entry_multiset: Array, entry_row: Array, entry_weight: Array, origin: str = "") -> None:
+        self._set(partition, refined, depth, scale, columns, multisets, factors, entry_multiset, entry_row, entry_weight, {}, {}, origin)
+
+    def kept_as(self, origin: str) -> "Table":
+        """The same table, named by the file that keeps it (and so, its bases' files)."""
+        return Table(self.partition, self.refined, self.depth, self.scale, self.columns, self.multisets, self.factors, self.entry_multiset,
+                     self.entry_row, self.entry_weight, origin)
 
     @property
     def rows(self) -> int:
