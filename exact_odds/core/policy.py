@@ -34,7 +34,7 @@ from .numbers import exact_value, parse_probability, shown, text_of
 from .rules import CHOICE, DRAW, PUNTO_BANCO, STAND, DrawRules, OptionPoint, as_rules
 from .values import Value
 
-KEY = re.compile(r"(player)_on_([0-9](?:\+[0-9])?)|(banker)_on_([0-9](?:\+[0-9])?)_vs_([0-9]|stood)")
+KEY = r"(player)_on_([0-9](?:\+[0-9])?)|(banker)_on_([0-9](?:\+[0-9])?)_vs_([0-9]|stood)"  # compiled when first used
 BASES = ("punto_banco", "optimal")
 MAX_PURE_PROFILES = 16
 """Without a policy, the analysis shows each pure choice when there are at most this many."""
@@ -59,7 +59,7 @@ class Policy(Value):
         if isinstance(entries, (str, bytes)) or not isinstance(entries, (tuple, list)):
             raise InputError(f"policy entries must be (key, probability) pairs, not {shown(entries)}", parameter="policy")
         for entry in entries:
-            if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str) or not KEY.fullmatch(entry[0]):
+            if not isinstance(entry, tuple) or len(entry) != 2 or not isinstance(entry[0], str) or not re.fullmatch(KEY, entry[0]):
                 raise InputError(f"policy entry {shown(entry)}: expected a pair of a key (player_on_T, banker_on_T_vs_X ...) and a probability",
                                  parameter="policy")
             probability = exact_value(entry[1], f"policy {entry[0]}", parameter="policy")
@@ -88,7 +88,7 @@ class Policy(Value):
                 base = key.lower()
                 continue
             key = key.lower()
-            if not KEY.fullmatch(key):
+            if not re.fullmatch(KEY, key):
                 raise InputError(f"policy key {shown(key)}: expected player_on_T, player_on_A+B, banker_on_T_vs_X or "
                                  "banker_on_A+B_vs_X (T a total, A+B two card values, X a third card 0-9 or stood)", parameter="policy")
             if key in entries:
@@ -120,7 +120,7 @@ def _word(probability: Fraction) -> str:
 
 
 def _key_point(key: str) -> OptionPoint:
-    match = KEY.fullmatch(key)
+    match = re.fullmatch(KEY, key)
     assert match is not None
     side = match.group(1) or match.group(3)
     seen = match.group(2) or match.group(4)

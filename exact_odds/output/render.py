@@ -64,7 +64,7 @@ def json_text(record: object) -> str:
     return json.dumps(record, indent=2) + "\n"
 
 
-CSV_NUMBER = re.compile(r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:/[0-9]+)?%?")
+CSV_NUMBER = r"[+-]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][+-]?[0-9]+)?(?:/[0-9]+)?%?"  # compiled when first used: not by every command
 """A cell that is a number (an integer, a decimal, a fraction, a percentage), written as it is."""
 CSV_FORMULA = ("=", "+", "-", "@", "\t", "\r")
 """What a spreadsheet reads as the start of a formula in a cell."""
@@ -78,7 +78,7 @@ def csv_cell(text: str) -> str:
     >>> csv_cell("=1+2"), csv_cell("@SUM(A1)"), csv_cell("-43/415"), csv_cell("-1.5%"), csv_cell("- a note")
     ("'=1+2", "'@SUM(A1)", '-43/415', '-1.5%', "'- a note")
     """
-    return "'" + text if text.startswith(CSV_FORMULA) and not CSV_NUMBER.fullmatch(text) else text
+    return "'" + text if text.startswith(CSV_FORMULA) and not re.fullmatch(CSV_NUMBER, text) else text
 
 
 def csv_text(rows: Sequence[Sequence[str]]) -> str:
