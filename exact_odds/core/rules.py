@@ -15,7 +15,6 @@ True
 import numbers
 import os
 from collections.abc import Iterator, Mapping
-from dataclasses import astuple, dataclass, fields
 from functools import cached_property
 from fractions import Fraction
 
@@ -63,28 +62,35 @@ class OptionPoint(OrderedValue):
         return f"banker_on_{seen}_vs_{'stood' if self.third is None else self.third}"
 
 
-@dataclass(frozen=True)
-class DrawRules:
+class DrawRules(Value):
     """A rule set (see the module docstring). Tables are by two-card total 0-9; the banker's tableau
     by banker total (rows) and the player's third-card value (columns), read when the player drew.
+    ``commission`` is the percent taken from a winning banker bet, ``tie_pays`` what the tie bet
+    pays, to one.
 
     >>> PUNTO_BANCO.player  # D draws, S stands, - a natural
     ('D', 'D', 'D', 'D', 'D', 'D', 'S', 'S', '-', '-')
     """
 
+    __slots__ = ("name", "naturals", "player", "banker_when_player_stood", "banker_tableau", "player_sees", "banker_sees", "commission",
+                 "tie_pays", "__dict__")
     name: str
     naturals: frozenset[int]
     player: tuple[str, ...]
     banker_when_player_stood: tuple[str, ...]
     banker_tableau: tuple[tuple[str, ...], ...]
-    player_sees: str = "total"
-    banker_sees: str = "total"
-    commission: Fraction = Fraction(5)
-    """Percent taken from a winning banker bet."""
-    tie_pays: Fraction = Fraction(8)
-    """What the tie bet pays, to one."""
+    player_sees: str
+    banker_sees: str
+    commission: Fraction
+    tie_pays: Fraction
 
-    def __post_init__(self) -> None:
+    def __init__(self, name: str, naturals: frozenset[int], player: tuple[str, ...], banker_when_player_stood: tuple[str, ...],
+                 banker_tableau: tuple[tuple[str, ...], ...], player_sees: str = "total", banker_sees: str = "total",
+                 commission: Fraction = Fraction(5), tie_pays: Fraction = Fraction(8)) -> None:
+        self._set(name, naturals, player, banker_when_player_stood, banker_tableau, player_sees, banker_sees, commission, tie_pays)
+        self._check()
+
+    def _check(self) -> None:
         """Refuse a rule set that cannot be (each error names the field); the rows are kept as
         tuples, the naturals as a frozenset and the pays as Fractions, however they were given."""
         check = _Checker(self.name)
@@ -126,9 +132,9 @@ class DrawRules:
         (PUNTO_BANCO, 'Baccarat Gold')
         """
         for name, preset in PRESETS.items():
-            if preset is self or astuple(preset) == astuple(self):
+            if preset is self or preset == self:
                 return name.upper()
-        return f"DrawRules({', '.join(f'{field.name}={getattr(self, field.name)!r}' for field in fields(self))})"
+        return super().__repr__()
 
     @cached_property
     def is_natural(self) -> tuple[bool, ...]:

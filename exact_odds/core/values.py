@@ -39,6 +39,11 @@ class Frozen:
         """Its fields' names, in order (as :func:`dataclasses.fields` names a dataclass's)."""
         return self._names
 
+    def field_values(self) -> tuple[object, ...]:
+        """Its fields' values, in order (as :func:`dataclasses.astuple` gives a dataclass's fields
+        that hold no dataclass)."""
+        return tuple(getattr(self, name) for name in self._names)
+
     def _set(self, *values: object) -> None:
         """Set the fields, in the order of ``__slots__`` (from ``__init__``)."""
         for name, value in zip(self._names, values, strict=True):
@@ -52,7 +57,7 @@ class Frozen:
 
     def __reduce__(self) -> tuple[object, tuple[object, ...]]:
         """Pickled as its fields (no cached property travels with it)."""
-        return _rebuilt, (type(self), tuple(getattr(self, name) for name in self._names))
+        return _rebuilt, (type(self), self.field_values())
 
 
 def _rebuilt(kind: type[Frozen], values: tuple[object, ...]) -> Frozen:

@@ -18,7 +18,6 @@ folder, or ``off`` keeps nothing on disk.
 import hashlib
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import astuple
 from functools import lru_cache
 from typing import TypeVar
 
@@ -62,7 +61,7 @@ def source_digest() -> bytes:
 
 def decisions_key(decisions: Decisions) -> tuple[object, ...]:
     """What of the rules and the policy a table depends on."""
-    return astuple(decisions.rules), str(decisions.policy), decisions.scale, decisions.player, decisions.banker
+    return decisions.rules.field_values(), str(decisions.policy), decisions.scale, decisions.player, decisions.banker
 
 
 def bets_key(bets: Sequence[Bet]) -> tuple[tuple[str, ...], ...]:
