@@ -4,7 +4,6 @@ field and as JSON text, for several shoes and settings; a refusal is the same re
 killed while a session waits on it loses nothing (the analysis is computed again in the thread); the
 app's end shuts the workers."""
 
-import json
 import os
 import signal
 import threading
@@ -73,9 +72,12 @@ def test_a_workers_analysis_is_the_threads_field_by_field(computer, case):
     answered = computer.answered_in_pool
     answer = computer.in_pool(pool, table, shoe)
     assert answer is not None and computer.answered_in_pool == answered + 1
-    analysis, record = answer
     expected = analyze(shoe, list(table.bets), table.decisions)  # the oracle: what analysis_of computed in the thread
     expected_record = expected.to_dict(table.notes)
+    assert answer.positive == tuple(result.bet.name for result in expected.bets if result.expected_value > 0)
+    assert answer.record.text == compute.JSON_TEXT(expected_record)  # byte for byte (the floats too), as the answer writes it
+    record = answer.record.value
+    analysis = answer.analysis  # rebuilt from the worker's counts, once read
     assert analysis == expected and analysis.bets  # every bet: its rows (event, pays, combinations, total), cards, expectation
     for got, wanted in zip(analysis.bets, expected.bets, strict=True):
         assert got.bet is wanted.bet  # the server's own bets
@@ -86,7 +88,6 @@ def test_a_workers_analysis_is_the_threads_field_by_field(computer, case):
     for name in expected_record:
         assert record[name] == expected_record[name], name
     assert record.keys() == expected_record.keys()
-    assert json.dumps(record) == json.dumps(expected_record)  # byte for byte (the floats too)
 
 
 def test_a_refusal_in_a_worker_is_the_threads(computer):
@@ -107,13 +108,15 @@ def test_analyses_at_once_go_to_the_workers_once_ready_and_one_core_stays_in_its
     computer = compute.Computer(table_of, cores=2)
     computer.together_until = float("inf")  # as after two analyses overlapped
     first = computer.next_coup(table, shoe)  # starts the pool, computed in the thread meanwhile
-    assert first[0] == expected and computer.pool is not None and computer.answered_in_pool == 0
+    assert first.analysis == expected and computer.pool is not None and computer.answered_in_pool == 0
     waited_pool(computer, table, shoe)
-    assert computer.next_coup(table, shoe) == first and computer.answered_in_pool == 1
+    second = computer.next_coup(table, shoe)
+    assert (second.analysis, second.record, second.positive) == (first.analysis, first.record, first.positive) and computer.answered_in_pool == 1
     computer.close()
     alone = compute.Computer(table_of, cores=1)
     alone.together_until = float("inf")
-    assert alone.next_coup(table, shoe) == first and alone.pool is None
+    third = alone.next_coup(table, shoe)
+    assert (third.analysis, third.record, third.positive) == (first.analysis, first.record, first.positive) and alone.pool is None
 
 
 def test_a_worker_killed_while_a_session_waits_on_it_loses_nothing(tmp_path, monkeypatch):
@@ -160,7 +163,7 @@ def test_a_worker_killed_while_a_session_waits_on_it_loses_nothing(tmp_path, mon
         assert worker.exitcode == -signal.SIGKILL
     table, shoe = the_next_coup(first.table, "9 5 4")
     waited_pool(computer, table, shoe)  # a new pool
-    assert computer.next_coup(table, shoe)[0] == analyze(shoe, list(table.bets), table.decisions) and computer.answered_in_pool == 1
+    assert computer.next_coup(table, shoe).analysis == analyze(shoe, list(table.bets), table.decisions) and computer.answered_in_pool == 1
     computer.close()
 
 
@@ -197,10 +200,10 @@ def test_a_worker_that_hangs_is_not_waited_on_for_ever(tmp_path, monkeypatch):
         os.kill(worker.pid, signal.SIGSTOP)
     table, shoe = the_next_coup(table, "9 5")
     started = time.monotonic()
-    analysis, record = computer.next_coup(table, shoe)
+    answer = computer.next_coup(table, shoe)
     assert time.monotonic() - started < 30
     expected = analyze(shoe, list(table.bets), table.decisions)
-    assert analysis == expected and record == expected.to_dict(table.notes)
+    assert answer.analysis == expected and answer.record.text == compute.JSON_TEXT(expected.to_dict(table.notes))
     assert computer.pool is None and computer.answered_in_pool == 0
     for worker in workers:
         worker.join(10)

@@ -20,6 +20,8 @@ the answer is the same, only later). A worker killed, or an answer that does not
 bets, is never an answer: the analysis is computed again in the thread.
 """
 
+import functools
+import json
 import logging
 import multiprocessing
 import os
@@ -30,7 +32,6 @@ from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from fractions import Fraction
-from functools import lru_cache
 from collections.abc import Callable, Hashable
 from typing import Any, Protocol
 
@@ -49,7 +50,6 @@ ANSWER_SECONDS = 60.0
 in time is taken as hung, its pool forgotten (its workers ended) and the analysis computed in the thread."""
 FAILURES = 3
 """The pool is given up (every analysis in the thread) after this many failures in a row."""
-Record = dict[str, object]
 
 
 class Table(Protocol):
@@ -76,48 +76,110 @@ as two integers (numerator, denominator), its scale and how it is counted (a pla
 one takes three times as long to unpickle)."""
 
 
+JSON_TEXT = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
+"""JSON text as :class:`JSONResponse` writes it."""
+
+
+class Encoded:
+    """A part of a JSON answer already encoded (its text, as :data:`JSON_TEXT` writes it), put into
+    the answer as it is (:func:`.states.state_body`); equal to a part of the same text."""
+
+    __slots__ = ("text",)
+
+    def __init__(self, text: str):
+        self.text = text
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Encoded) and other.text == self.text
+
+    def __hash__(self) -> int:
+        return hash(self.text)
+
+    def __repr__(self) -> str:
+        return f"Encoded({self.text[:40]!r}...)"
+
+    @property
+    def value(self) -> object:
+        """The part read back from its text (for an answer made as a whole by :class:`JSONResponse`)."""
+        return json.loads(self.text)
+
+
+def plain(record: dict[str, Any]) -> dict[str, Any]:
+    """``record`` with its :class:`Encoded` parts read back (the same JSON text, whichever way it is written)."""
+    return {name: value.value if isinstance(value, Encoded) else value for name, value in record.items()}
+
+
 @dataclass(frozen=True)
 class Computed:
-    """What a worker sends back: the analysis's record, and the integers the Analysis is rebuilt from."""
+    """What a worker sends back: the analysis's record as JSON text, and the integers the Analysis is rebuilt from."""
 
-    record: Record
+    text: str
     outcomes: dict[str, int]
     total: int
     notes: tuple[str, ...]
     bets: tuple[BetCounts, ...]
 
 
-def analysis_and_record(table: Table, shoe: Shoe) -> tuple[Analysis, Record]:
-    """The analysis of the next coup of ``shoe`` (checked) under ``table``, and its record:
-    exactly what ``baccarat-odds --format json`` prints for them."""
+class NextCoup:
+    """The analysis of a session's next coup: its record as JSON text (for the answer, encoded once,
+    in a worker or the thread), the bets with a positive expectation, and the Analysis in Fractions
+    (for the staking and the banner: a worker's rebuilt from its counts when first read, so a card
+    whose banner needs no figure of it never rebuilds it)."""
+
+    def __init__(self, record: Encoded, positive: tuple[str, ...], analysis: Analysis | Callable[[], Analysis]):
+        self.record, self.positive = record, positive
+        self._analysis = analysis
+        self._lock = threading.Lock()
+
+    @property
+    def analysis(self) -> Analysis:
+        with self._lock:
+            if not isinstance(self._analysis, Analysis):
+                self._analysis = self._analysis()
+            return self._analysis
+
+
+def in_thread(table: Table, shoe: Shoe) -> NextCoup:
+    """The analysis of the next coup of ``shoe`` (checked) under ``table``, and its record: exactly
+    what ``baccarat-odds --format json`` prints for them."""
     analysis = analyze_checked(shoe, list(table.bets), table.decisions)
-    return analysis, analysis.to_dict(table.notes)
+    positive = tuple(result.bet.name for result in analysis.bets if result.expected_value > 0)
+    return NextCoup(Encoded(JSON_TEXT(analysis.to_dict(table.notes))), positive, analysis)
 
 
-@lru_cache(maxsize=64)
+@functools.lru_cache(maxsize=64)
 def worker_table(table_of: TableOf, settings: Hashable) -> Table:
     """A session's table made in a worker, once for its settings (as the server made it)."""
     return table_of(settings)
 
 
 def compute(table_of: TableOf, settings: Hashable, shoe: Shoe) -> Computed:
-    """In a worker: the analysis of the next coup, as the record and the counts sent back."""
-    analysis, record = analysis_and_record(worker_table(table_of, settings), shoe)
+    """In a worker: the analysis of the next coup, as the record's text and the counts sent back."""
+    table = worker_table(table_of, settings)
+    analysis = analyze_checked(shoe, list(table.bets), table.decisions)
     counts = tuple((result.bet.name, tuple(row.combinations for row in result.rows), result.total, result.cards,
                     result.expected_value.numerator, result.expected_value.denominator, result.scale, result.unordered)
                    for result in analysis.bets)
-    return Computed(record, dict(analysis.outcomes), analysis.total, analysis.notes, counts)
+    return Computed(JSON_TEXT(analysis.to_dict(table.notes)), dict(analysis.outcomes), analysis.total, analysis.notes, counts)
+
+
+def received(computed: Computed, table: Table, shoe: Shoe) -> NextCoup:
+    """The analysis a worker computed, over the server's own bets (checked here: a worker's answer
+    that does not fit them is refused, ValueError), its Analysis rebuilt when first read."""
+    if tuple(counts[0] for counts in computed.bets) != tuple(bet.name for bet in table.bets):
+        raise ValueError("a worker analysed other bets than the session's")
+    for bet, counts in zip(table.bets, computed.bets):
+        if not len(bet.payouts) - 1 <= len(counts[1]) <= len(bet.payouts):
+            raise ValueError(f"a worker's return table of {bet.name} does not fit its pay table")
+    positive = tuple(counts[0] for counts in computed.bets if counts[4] > 0)
+    return NextCoup(Encoded(computed.text), positive, functools.partial(rebuilt, computed, table, shoe))
 
 
 def rebuilt(computed: Computed, table: Table, shoe: Shoe) -> Analysis:
     """The Analysis a worker computed, over the server's own bets (their rows as ``analyze`` lays
     them out: one per line of the pay table, the last, a loss, left out where no coup reaches it)."""
-    if tuple(counts[0] for counts in computed.bets) != tuple(bet.name for bet in table.bets):
-        raise ValueError("a worker analysed other bets than the session's")
     results = []
     for bet, (name, combinations, total, cards, numerator, denominator, scale, unordered) in zip(table.bets, computed.bets):
-        if not len(bet.payouts) - 1 <= len(combinations) <= len(bet.payouts):
-            raise ValueError(f"a worker's return table of {name} does not fit its pay table")
         rows = tuple(ReturnRow(event, pays, count, total) for event, pays, count in zip(bet.events, bet.payouts, combinations))
         results.append(BetAnalysis(bet, rows, total, cards, Fraction(numerator, denominator), scale, unordered))
     return Analysis(shoe, table.decisions, computed.outcomes, computed.total, tuple(results), notes=computed.notes)
@@ -158,7 +220,7 @@ class Computer:
         self.answered_in_pool = 0
         """How many analyses workers computed (the others were computed in the callers' threads)."""
 
-    def next_coup(self, table: Table, shoe: Shoe) -> tuple[Analysis, Record]:
+    def next_coup(self, table: Table, shoe: Shoe) -> NextCoup:
         """The analysis of the next coup of ``shoe`` (checked) under ``table``, and its record."""
         with self.lock:
             now = time.monotonic()
@@ -169,7 +231,7 @@ class Computer:
         try:
             pool = self.ready_pool(table, shoe) if at_once else None
             answer = None if pool is None else self.in_pool(pool, table, shoe)
-            return analysis_and_record(table, shoe) if answer is None else answer
+            return in_thread(table, shoe) if answer is None else answer
         finally:
             with self.lock:
                 self.running -= 1
@@ -194,7 +256,7 @@ class Computer:
             return None
         return pool
 
-    def in_pool(self, pool: ProcessPoolExecutor, table: Table, shoe: Shoe) -> tuple[Analysis, Record] | None:
+    def in_pool(self, pool: ProcessPoolExecutor, table: Table, shoe: Shoe) -> NextCoup | None:
         """The analysis computed by a worker; None where it failed (then computed in the thread)."""
         try:
             future = pool.submit(compute, self.table_of, table.settings, shoe)
@@ -203,7 +265,7 @@ class Computer:
             return None
         try:
             computed = future.result(timeout=ANSWER_SECONDS)
-            answer = rebuilt(computed, table, shoe), computed.record
+            answer = received(computed, table, shoe)
         except (BrokenProcessPool, CancelledError) as error:  # a worker died; or the pool was shut
             self.discard(pool, f"{type(error).__name__}: {error}")
             return None
