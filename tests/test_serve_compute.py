@@ -8,7 +8,6 @@ import os
 import signal
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 
 import pytest
@@ -24,6 +23,7 @@ from exact_odds.serve.app import create_app
 from exact_odds.serve.states import state_record
 from exact_odds.serve.store import Loaded, Store
 from exact_odds.serve.tables import TABLES
+from exact_odds.serve.workers import Pool
 
 OWN_BETS = """
 [[bet]]
@@ -44,7 +44,7 @@ def the_next_coup(table: Table, cards: str) -> tuple[Table, Shoe]:
     return table, table.start.remove(parse_cards(cards)).checked()
 
 
-def waited_pool(computer: compute.Computer, table: Table, shoe: Shoe) -> ProcessPoolExecutor:
+def waited_pool(computer: compute.Computer, table: Table, shoe: Shoe) -> Pool:
     """The computer's pool once its workers are ready (started by the first call)."""
     ends = time.monotonic() + 120
     while (pool := computer.ready_pool(table, shoe)) is None:
@@ -59,7 +59,7 @@ def computer():
     made = compute.Computer(table_of, cores=2)
     yield made
     pool = made.pool
-    processes = list(pool._processes.values()) if pool is not None else []
+    processes = pool.processes if pool is not None else []
     made.close()
     assert made.pool is None and all(process.exitcode is not None for process in processes)
 
@@ -133,7 +133,7 @@ def test_a_worker_killed_while_a_session_waits_on_it_loses_nothing(tmp_path, mon
     waited_pool(computer, first.table, sessions.shoe_left(first.table, first.state))
     pool = computer.pool
     assert pool is not None
-    workers = list(pool._processes.values())
+    workers = pool.processes
     for worker in workers:  # stopped: no answer can come from them
         os.kill(worker.pid, signal.SIGSTOP)
     answers: list[dict[str, object]] = []
@@ -180,7 +180,7 @@ def test_the_apps_end_shuts_the_workers(tmp_path, monkeypatch):
         waited_pool(computer, *the_next_coup(table_of(Settings(decks=8, bets="all", burn="none")), "9 5 K"))
         answered = client.post(f"/api/v1/sessions/{session}/cards", json={"card": "2"})
         assert answered.status_code == 200 and computer.answered_in_pool == 1
-        workers = list(pool._processes.values())
+        workers = pool.processes
         assert workers and all(worker.exitcode is None for worker in workers)
     assert computer.pool is None and all(worker.exitcode == 0 for worker in workers)
 
@@ -195,7 +195,7 @@ def test_a_worker_that_hangs_is_not_waited_on_for_ever(tmp_path, monkeypatch):
     waited_pool(computer, table, shoe)
     pool = computer.pool
     assert pool is not None
-    workers = list(pool._processes.values())
+    workers = pool.processes
     for worker in workers:
         os.kill(worker.pid, signal.SIGSTOP)
     table, shoe = the_next_coup(table, "9 5")
@@ -209,3 +209,37 @@ def test_a_worker_that_hangs_is_not_waited_on_for_ever(tmp_path, monkeypatch):
         worker.join(10)
         assert worker.exitcode == -signal.SIGKILL
     computer.close()
+
+
+def failing(kind: str) -> object:
+    """What a worker runs in test_a_workers_failures_are_answers_in_words: a refusal, an error that cannot be pickled, or a value."""
+    if kind == "refused":
+        raise InputError("refused here", parameter="kind")
+    if kind == "unpicklable":
+        error = ValueError("held a lock")
+        error.lock = threading.Lock()
+        raise error
+    return kind
+
+
+def test_a_workers_failures_are_answers_and_none_ends_it():
+    """A worker (workers.serve, here in a thread over a pipe) answers each request (True, value) or (False, error): a refusal
+    whole, an error that cannot be pickled in words; None ends it."""
+    from multiprocessing import Pipe
+
+    from exact_odds.serve import workers
+
+    ours, theirs = Pipe()
+    worker = threading.Thread(target=workers.serve, args=(theirs, failing))
+    worker.start()
+    ours.send(("fine",))
+    assert ours.recv() == (True, "fine")
+    ours.send(("refused",))
+    done, error = ours.recv()
+    assert (done, type(error), str(error), error.parameter) == (False, InputError, "refused here", "kind")
+    ours.send(("unpicklable",))
+    done, error = ours.recv()
+    assert (done, type(error)) == (False, RuntimeError) and str(error).startswith("TypeError: cannot pickle '_thread.lock' object")
+    ours.send(None)
+    worker.join(10)
+    assert not worker.is_alive()

@@ -1,22 +1,23 @@
 """Where the analysis of a session's next coup is computed: in the request's thread, or in a worker
 process while other sessions compute at once.
 
-Why a process pool (issue 30, measured on 2 cores: 8 decks, every catalog bet by rank). A card's
-analysis takes about 3 ms, nearly all of it Python that holds the GIL: the kernels, which release
-it, take 0.1 ms; the rest of :func:`~exact_odds.engine.analysis.analyze_checked` 1 ms, and its record
-(``to_dict``: each bet's Fractions and their text) 2 ms. Threads of two sessions therefore take
+Why worker processes (issue 30, measured on 2 cores: 8 decks, every catalog bet by rank). A card's
+analysis is Python that holds the GIL: the kernels, which release it, take 0.1 ms; the rest of
+:func:`~exact_odds.engine.analysis.analyze_checked` about 1.2 ms, its record (``to_dict``, from
+integer counts) 0.7 ms and the record's JSON text 0.6 ms. Threads of two sessions therefore take
 turns (1.1x as fast at once as one after the other), and no numpy or C rewrite of the record would
 change that without changing the engine. Shipped back whole, an Analysis costs as much as it took
-to compute (pickled with its bets, 37 kB: 0.7 ms out, 0.8 ms in); its record alone (dicts of text
-and numbers, 25 kB) 0.05 ms out and 0.08 ms in, and the integers its exact figures are rebuilt from
-(:class:`Computed`) less. So a worker computes the analysis and its record and sends back only
-those: the record, and the counts from which the server rebuilds the Analysis over the bets it
-holds (for the staking and the banner, which read its Fractions).
+to compute (pickled with its bets, 37 kB: 0.7 ms out, 0.8 ms in). So a worker computes the
+analysis, its record and the record's JSON text (41 kB for the catalog: 0.02 ms to unpickle), and
+sends back the text, which the answer holds as it is (:class:`Encoded`), and the integers the exact
+figures are rebuilt from (:class:`Computed`): the server rebuilds the Analysis over the bets it holds
+only when the staking or the banner reads its Fractions (:class:`NextCoup`). The workers are asked
+over a pipe each by the thread that waits (:mod:`.workers` says why not a ProcessPoolExecutor).
 
 One session alone, or one core, is computed in its own thread, as before (a worker's round trip
-would only add to its time); the pool starts when analyses overlap, and is used once its workers
-are ready (until then, and after any failure of a worker, the analysis is computed in the thread:
-the answer is the same, only later). A worker killed, or an answer that does not fit the session's
+would only add to its time); the workers start when analyses overlap, and are used once they are
+ready (until then, and after any failure of a worker, the analysis is computed in the thread: the
+answer is the same, only later). A worker killed, or an answer that does not fit the session's
 bets, is never an answer: the analysis is computed again in the thread.
 """
 
@@ -25,11 +26,8 @@ import json
 import logging
 import multiprocessing
 import os
-import signal
 import threading
 import time
-from concurrent.futures import CancelledError, Future, ProcessPoolExecutor
-from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from fractions import Fraction
 from collections.abc import Callable, Hashable
@@ -40,6 +38,7 @@ from ..core.policy import Decisions
 from ..core.shoe import Shoe
 from ..engine.analysis import Analysis, BetAnalysis, ReturnRow, analyze_checked
 from ..errors import InputError
+from .workers import Pool, WorkerFailed
 
 LOG = logging.getLogger(__name__)
 TOGETHER = 1.0
@@ -47,7 +46,7 @@ TOGETHER = 1.0
 analysis in the pool), so that two sessions fed card after card keep to the pool."""
 ANSWER_SECONDS = 60.0
 """How long a request waits on a worker (an analysis takes milliseconds): a worker that does not answer
-in time is taken as hung, its pool forgotten (its workers ended) and the analysis computed in the thread."""
+in time is taken as hung, its pool forgotten (its workers killed) and the analysis computed in the thread."""
 FAILURES = 3
 """The pool is given up (every analysis in the thread) after this many failures in a row."""
 
@@ -185,11 +184,6 @@ def rebuilt(computed: Computed, table: Table, shoe: Shoe) -> Analysis:
     return Analysis(shoe, table.decisions, computed.outcomes, computed.total, tuple(results), notes=computed.notes)
 
 
-def quiet() -> None:
-    """A worker ignores Ctrl-C (sent to the terminal's whole process group): the server shuts it."""
-    signal.signal(signal.SIGINT, signal.SIG_IGN)
-
-
 def usable_cores() -> int:
     """The cores this process may run on (``taskset`` counted)."""
     return len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count() or 1
@@ -203,7 +197,7 @@ def start_method() -> str:
 
 
 class Computer:
-    """Computes the analyses of sessions' next coups: in the caller's thread, or in a pool of
+    """Computes the analyses of sessions' next coups: in the caller's thread, or by a pool of
     ``cores`` worker processes while analyses overlap (see the module's docstring), where each
     session's table is made by ``table_of`` from its settings."""
 
@@ -214,8 +208,7 @@ class Computer:
         self.lock = threading.Lock()
         self.running = 0
         self.together_until = float("-inf")
-        self.pool: ProcessPoolExecutor | None = None
-        self.warming: list[Future[Computed]] = []
+        self.pool: Pool | None = None
         self.failures = 0
         self.answered_in_pool = 0
         """How many analyses workers computed (the others were computed in the callers' threads)."""
@@ -236,8 +229,8 @@ class Computer:
             with self.lock:
                 self.running -= 1
 
-    def ready_pool(self, table: Table, shoe: Shoe) -> ProcessPoolExecutor | None:
-        """The pool once its workers are ready; None until then (it is started here, its workers
+    def ready_pool(self, table: Table, shoe: Shoe) -> Pool | None:
+        """The pool once its workers are ready; None until then (it is started here, each worker
         warmed by the analysis asked for)."""
         with self.lock:
             pool = self.pool
@@ -245,35 +238,27 @@ class Computer:
                 context = multiprocessing.get_context(start_method())
                 if start_method() == "forkserver":
                     context.set_forkserver_preload([__name__, "exact_odds.serve.sessions", "exact_odds.engine.compiled"])
-                pool = self.pool = ProcessPoolExecutor(self.cores, mp_context=context, initializer=quiet)
-                self.warming = [pool.submit(compute, self.table_of, table.settings, shoe) for _ in range(self.cores)]
+                self.pool = Pool(self.cores, compute, (self.table_of, table.settings, shoe), context)
                 return None
-            if not all(future.done() for future in self.warming):
-                return None
-            warm = all(future.exception() is None for future in self.warming)
-        if not warm:
-            self.discard(pool, "a worker failed to start")
+        try:
+            return pool if pool.ready() else None
+        except WorkerFailed as error:
+            self.discard(pool, str(error))
             return None
-        return pool
 
-    def in_pool(self, pool: ProcessPoolExecutor, table: Table, shoe: Shoe) -> NextCoup | None:
+    def in_pool(self, pool: Pool, table: Table, shoe: Shoe) -> NextCoup | None:
         """The analysis computed by a worker; None where it failed (then computed in the thread)."""
         try:
-            future = pool.submit(compute, self.table_of, table.settings, shoe)
-        except (BrokenProcessPool, RuntimeError) as error:  # a worker died before; or the pool was shut
-            self.discard(pool, f"{type(error).__name__}: {error}")
+            done, value = pool.ask((self.table_of, table.settings, shoe), ANSWER_SECONDS)
+        except WorkerFailed as error:  # a worker died, or hangs: never an answer, and its pool goes with its workers
+            self.discard(pool, str(error))
             return None
+        if not done and isinstance(value, InputError):  # refused, as in the thread (its message and parameter sent back whole)
+            raise value
         try:
-            computed = future.result(timeout=ANSWER_SECONDS)
-            answer = received(computed, table, shoe)
-        except (BrokenProcessPool, CancelledError) as error:  # a worker died; or the pool was shut
-            self.discard(pool, f"{type(error).__name__}: {error}")
-            return None
-        except TimeoutError:  # a worker that hangs: never an answer, and its pool goes with its workers
-            self.discard(pool, f"no answer within {ANSWER_SECONDS:g} s", end_workers=True)
-            return None
-        except InputError:  # refused, as in the thread (its message and parameter sent back whole)
-            raise
+            if not done:
+                raise value
+            answer = received(value, table, shoe)
         except Exception:  # a defect: computed again in the thread, which answers or raises it itself
             LOG.exception("an analysis failed in a worker process; computed again in the server's thread")
             with self.lock:
@@ -284,25 +269,20 @@ class Computer:
             self.answered_in_pool += 1
         return answer
 
-    def discard(self, pool: ProcessPoolExecutor, why: str, end_workers: bool = False) -> None:
-        """Forget a pool that failed (a new one starts when analyses overlap again); ``end_workers``:
-        its workers killed too (a hung one would not end by itself)."""
+    def discard(self, pool: Pool, why: str) -> None:
+        """Forget a pool that failed, its workers killed (a new one starts when analyses overlap again)."""
         LOG.warning("the analyses' worker pool failed (%s); computed in the server's threads until a new one is ready", why)
         with self.lock:
             if self.pool is not pool:
                 return
-            self.pool, self.warming = None, []
+            self.pool = None
             self.failures += 1
-        processes = list((pool._processes or {}).values()) if end_workers else []  # (the executor has no public handle on them)
-        pool.shutdown(wait=False, cancel_futures=True)
-        for process in processes:
-            process.kill()
+        pool.end(kill=True)
 
     def close(self) -> None:
-        """Shut the pool, its workers ended (a new one starts when analyses overlap again)."""
+        """End the pool's workers (a new pool starts when analyses overlap again)."""
         with self.lock:
-            pool, self.pool, self.warming = self.pool, None, []
+            pool, self.pool = self.pool, None
             self.together_until = float("-inf")
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
-
+            pool.end()
