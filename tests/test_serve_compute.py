@@ -77,7 +77,9 @@ def test_a_workers_analysis_is_the_threads_field_by_field(computer, case):
     assert answer.positive == tuple(result.bet.name for result in expected.bets if result.expected_value > 0)
     assert answer.record.text == compute.JSON_TEXT(expected_record)  # byte for byte (the floats too), as the answer writes it
     record = answer.record.value
-    analysis = answer.analysis  # rebuilt from the worker's counts, once read
+    for wanted in expected.bets:  # a bet at a time, rebuilt from the worker's counts
+        assert answer.bet(wanted.bet.name) == wanted and answer.bet(wanted.bet.name).bet is wanted.bet
+    analysis = answer.analysis  # the whole analysis, rebuilt from the worker's counts once read
     assert analysis == expected and analysis.bets  # every bet: its rows (event, pays, combinations, total), cards, expectation
     for got, wanted in zip(analysis.bets, expected.bets, strict=True):
         assert got.bet is wanted.bet  # the server's own bets

@@ -121,21 +121,39 @@ class Computed:
 
 class NextCoup:
     """The analysis of a session's next coup: its record as JSON text (for the answer, encoded once,
-    in a worker or the thread), the bets with a positive expectation, and the Analysis in Fractions
-    (for the staking and the banner: a worker's rebuilt from its counts when first read, so a card
-    whose banner needs no figure of it never rebuilds it)."""
+    in a worker or the thread), the bets with a positive expectation, and the exact figures in
+    Fractions for the staking and the banner: the whole :attr:`analysis`, or one :meth:`bet`'s. A
+    worker's are rebuilt from its counts (:class:`Computed`) when first read, a bet at a time where
+    one is asked for, so a card whose banner reads no figure rebuilds none."""
 
-    def __init__(self, record: Encoded, positive: tuple[str, ...], analysis: Analysis | Callable[[], Analysis]):
+    def __init__(self, record: Encoded, positive: tuple[str, ...], analysis: Analysis | None = None,
+                 computed: "tuple[Computed, Table, Shoe] | None" = None):
         self.record, self.positive = record, positive
-        self._analysis = analysis
+        self._analysis, self._computed = analysis, computed
+        self._bets: dict[str, BetAnalysis] = {}
         self._lock = threading.Lock()
 
     @property
     def analysis(self) -> Analysis:
         with self._lock:
-            if not isinstance(self._analysis, Analysis):
-                self._analysis = self._analysis()
+            if self._analysis is None:
+                assert self._computed is not None
+                computed, table, shoe = self._computed
+                bets = tuple(rebuilt_bet(bet, counts) for bet, counts in zip(table.bets, computed.bets))
+                self._analysis = Analysis(shoe, table.decisions, computed.outcomes, computed.total, bets, notes=computed.notes)
             return self._analysis
+
+    def bet(self, name: str) -> BetAnalysis:
+        """The analysis of the bet ``name`` (one of the table's)."""
+        with self._lock:
+            if self._analysis is not None:
+                return self._analysis[name]
+            assert self._computed is not None
+            if name not in self._bets:
+                computed, table, _ = self._computed
+                bet, counts = next((bet, counts) for bet, counts in zip(table.bets, computed.bets) if bet.name == name)
+                self._bets[name] = rebuilt_bet(bet, counts)
+            return self._bets[name]
 
 
 def in_thread(table: Table, shoe: Shoe) -> NextCoup:
@@ -143,7 +161,7 @@ def in_thread(table: Table, shoe: Shoe) -> NextCoup:
     what ``baccarat-odds --format json`` prints for them."""
     analysis = analyze_checked(shoe, list(table.bets), table.decisions)
     positive = tuple(result.bet.name for result in analysis.bets if result.expected_value > 0)
-    return NextCoup(Encoded(JSON_TEXT(analysis.to_dict(table.notes))), positive, analysis)
+    return NextCoup(Encoded(JSON_TEXT(analysis.to_dict(table.notes))), positive, analysis=analysis)
 
 
 @functools.lru_cache(maxsize=64)
@@ -164,24 +182,22 @@ def compute(table_of: TableOf, settings: Hashable, shoe: Shoe) -> Computed:
 
 def received(computed: Computed, table: Table, shoe: Shoe) -> NextCoup:
     """The analysis a worker computed, over the server's own bets (checked here: a worker's answer
-    that does not fit them is refused, ValueError), its Analysis rebuilt when first read."""
+    that does not fit them is refused, ValueError), its figures rebuilt when first read."""
     if tuple(counts[0] for counts in computed.bets) != tuple(bet.name for bet in table.bets):
         raise ValueError("a worker analysed other bets than the session's")
     for bet, counts in zip(table.bets, computed.bets):
         if not len(bet.payouts) - 1 <= len(counts[1]) <= len(bet.payouts):
             raise ValueError(f"a worker's return table of {bet.name} does not fit its pay table")
     positive = tuple(counts[0] for counts in computed.bets if counts[4] > 0)
-    return NextCoup(Encoded(computed.text), positive, functools.partial(rebuilt, computed, table, shoe))
+    return NextCoup(Encoded(computed.text), positive, computed=(computed, table, shoe))
 
 
-def rebuilt(computed: Computed, table: Table, shoe: Shoe) -> Analysis:
-    """The Analysis a worker computed, over the server's own bets (their rows as ``analyze`` lays
+def rebuilt_bet(bet: Bet, counts: BetCounts) -> BetAnalysis:
+    """A bet's analysis a worker computed, over the server's own bet (its rows as ``analyze`` lays
     them out: one per line of the pay table, the last, a loss, left out where no coup reaches it)."""
-    results = []
-    for bet, (name, combinations, total, cards, numerator, denominator, scale, unordered) in zip(table.bets, computed.bets):
-        rows = tuple(ReturnRow(event, pays, count, total) for event, pays, count in zip(bet.events, bet.payouts, combinations))
-        results.append(BetAnalysis(bet, rows, total, cards, Fraction(numerator, denominator), scale, unordered))
-    return Analysis(shoe, table.decisions, computed.outcomes, computed.total, tuple(results), notes=computed.notes)
+    _, combinations, total, cards, numerator, denominator, scale, unordered = counts
+    rows = tuple(ReturnRow(event, pays, count, total) for event, pays, count in zip(bet.events, bet.payouts, combinations))
+    return BetAnalysis(bet, rows, total, cards, Fraction(numerator, denominator), scale, unordered)
 
 
 def usable_cores() -> int:

@@ -36,7 +36,7 @@ from ..core.policy import Decisions
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
-from .compute import Computer, NextCoup
+from .compute import JSON_TEXT, Computer, Encoded, NextCoup
 from .recent import Recent
 
 HIDDEN_BURN_NOTE = ("cards burned face down stay unknown: they are not taken out of the shoe left, which is exact over the cards seen "
@@ -356,6 +356,12 @@ def analysis_of(table: Table, state: Replay) -> NextCoup:
     return ANALYSES.put(key, COMPUTER.next_coup(table, shoe.checked()))
 
 
+@lru_cache(maxsize=ANALYSES_KEPT)
+def settings_text(settings: Settings) -> Encoded:
+    """A session's settings as JSON text, encoded once (they never change)."""
+    return Encoded(JSON_TEXT(settings.to_dict()))
+
+
 def session_state(session: str, table: Table, state: Replay) -> tuple[dict[str, Any], NextCoup | None]:
     """What a session shows (the shoe left, the coup in progress, the coups, the analysis of the next
     coup: its record as JSON text, :class:`.compute.Encoded`), and that analysis (None: refused, as
@@ -375,7 +381,7 @@ def session_state(session: str, table: Table, state: Replay) -> tuple[dict[str, 
         analysis, refused = None, str(error)
     return {
         "id": session,
-        "settings": settings.to_dict(),
+        "settings": settings_text(settings),
         "shoe_number": state.shoe_number,
         "events": state.events,
         "shoe": {
