@@ -4,12 +4,10 @@ field and as JSON text, for several shoes and settings; a refusal is the same re
 killed while a session waits on it loses nothing (the analysis is computed again in the thread); the
 app's end shuts the workers."""
 
-import json
 import os
 import signal
 import threading
 import time
-from concurrent.futures import ProcessPoolExecutor
 from fractions import Fraction
 
 import pytest
@@ -25,6 +23,7 @@ from exact_odds.serve.app import create_app
 from exact_odds.serve.states import state_record
 from exact_odds.serve.store import Loaded, Store
 from exact_odds.serve.tables import TABLES
+from exact_odds.serve.workers import Pool
 
 OWN_BETS = """
 [[bet]]
@@ -45,7 +44,7 @@ def the_next_coup(table: Table, cards: str) -> tuple[Table, Shoe]:
     return table, table.start.remove(parse_cards(cards)).checked()
 
 
-def waited_pool(computer: compute.Computer, table: Table, shoe: Shoe) -> ProcessPoolExecutor:
+def waited_pool(computer: compute.Computer, table: Table, shoe: Shoe) -> Pool:
     """The computer's pool once its workers are ready (started by the first call)."""
     ends = time.monotonic() + 120
     while (pool := computer.ready_pool(table, shoe)) is None:
@@ -60,7 +59,7 @@ def computer():
     made = compute.Computer(table_of, cores=2)
     yield made
     pool = made.pool
-    processes = list(pool._processes.values()) if pool is not None else []
+    processes = pool.processes if pool is not None else []
     made.close()
     assert made.pool is None and all(process.exitcode is not None for process in processes)
 
@@ -73,9 +72,14 @@ def test_a_workers_analysis_is_the_threads_field_by_field(computer, case):
     answered = computer.answered_in_pool
     answer = computer.in_pool(pool, table, shoe)
     assert answer is not None and computer.answered_in_pool == answered + 1
-    analysis, record = answer
     expected = analyze(shoe, list(table.bets), table.decisions)  # the oracle: what analysis_of computed in the thread
     expected_record = expected.to_dict(table.notes)
+    assert answer.positive == tuple(result.bet.name for result in expected.bets if result.expected_value > 0)
+    assert answer.record.text == compute.JSON_TEXT(expected_record)  # byte for byte (the floats too), as the answer writes it
+    record = answer.record.value
+    for wanted in expected.bets:  # a bet at a time, rebuilt from the worker's counts
+        assert answer.bet(wanted.bet.name) == wanted and answer.bet(wanted.bet.name).bet is wanted.bet
+    analysis = answer.analysis  # the whole analysis, rebuilt from the worker's counts once read
     assert analysis == expected and analysis.bets  # every bet: its rows (event, pays, combinations, total), cards, expectation
     for got, wanted in zip(analysis.bets, expected.bets, strict=True):
         assert got.bet is wanted.bet  # the server's own bets
@@ -86,7 +90,6 @@ def test_a_workers_analysis_is_the_threads_field_by_field(computer, case):
     for name in expected_record:
         assert record[name] == expected_record[name], name
     assert record.keys() == expected_record.keys()
-    assert json.dumps(record) == json.dumps(expected_record)  # byte for byte (the floats too)
 
 
 def test_a_refusal_in_a_worker_is_the_threads(computer):
@@ -107,13 +110,15 @@ def test_analyses_at_once_go_to_the_workers_once_ready_and_one_core_stays_in_its
     computer = compute.Computer(table_of, cores=2)
     computer.together_until = float("inf")  # as after two analyses overlapped
     first = computer.next_coup(table, shoe)  # starts the pool, computed in the thread meanwhile
-    assert first[0] == expected and computer.pool is not None and computer.answered_in_pool == 0
+    assert first.analysis == expected and computer.pool is not None and computer.answered_in_pool == 0
     waited_pool(computer, table, shoe)
-    assert computer.next_coup(table, shoe) == first and computer.answered_in_pool == 1
+    second = computer.next_coup(table, shoe)
+    assert (second.analysis, second.record, second.positive) == (first.analysis, first.record, first.positive) and computer.answered_in_pool == 1
     computer.close()
     alone = compute.Computer(table_of, cores=1)
     alone.together_until = float("inf")
-    assert alone.next_coup(table, shoe) == first and alone.pool is None
+    third = alone.next_coup(table, shoe)
+    assert (third.analysis, third.record, third.positive) == (first.analysis, first.record, first.positive) and alone.pool is None
 
 
 def test_a_worker_killed_while_a_session_waits_on_it_loses_nothing(tmp_path, monkeypatch):
@@ -130,7 +135,7 @@ def test_a_worker_killed_while_a_session_waits_on_it_loses_nothing(tmp_path, mon
     waited_pool(computer, first.table, sessions.shoe_left(first.table, first.state))
     pool = computer.pool
     assert pool is not None
-    workers = list(pool._processes.values())
+    workers = pool.processes
     for worker in workers:  # stopped: no answer can come from them
         os.kill(worker.pid, signal.SIGSTOP)
     answers: list[dict[str, object]] = []
@@ -160,7 +165,7 @@ def test_a_worker_killed_while_a_session_waits_on_it_loses_nothing(tmp_path, mon
         assert worker.exitcode == -signal.SIGKILL
     table, shoe = the_next_coup(first.table, "9 5 4")
     waited_pool(computer, table, shoe)  # a new pool
-    assert computer.next_coup(table, shoe)[0] == analyze(shoe, list(table.bets), table.decisions) and computer.answered_in_pool == 1
+    assert computer.next_coup(table, shoe).analysis == analyze(shoe, list(table.bets), table.decisions) and computer.answered_in_pool == 1
     computer.close()
 
 
@@ -177,7 +182,7 @@ def test_the_apps_end_shuts_the_workers(tmp_path, monkeypatch):
         waited_pool(computer, *the_next_coup(table_of(Settings(decks=8, bets="all", burn="none")), "9 5 K"))
         answered = client.post(f"/api/v1/sessions/{session}/cards", json={"card": "2"})
         assert answered.status_code == 200 and computer.answered_in_pool == 1
-        workers = list(pool._processes.values())
+        workers = pool.processes
         assert workers and all(worker.exitcode is None for worker in workers)
     assert computer.pool is None and all(worker.exitcode == 0 for worker in workers)
 
@@ -192,17 +197,51 @@ def test_a_worker_that_hangs_is_not_waited_on_for_ever(tmp_path, monkeypatch):
     waited_pool(computer, table, shoe)
     pool = computer.pool
     assert pool is not None
-    workers = list(pool._processes.values())
+    workers = pool.processes
     for worker in workers:
         os.kill(worker.pid, signal.SIGSTOP)
     table, shoe = the_next_coup(table, "9 5")
     started = time.monotonic()
-    analysis, record = computer.next_coup(table, shoe)
+    answer = computer.next_coup(table, shoe)
     assert time.monotonic() - started < 30
     expected = analyze(shoe, list(table.bets), table.decisions)
-    assert analysis == expected and record == expected.to_dict(table.notes)
+    assert answer.analysis == expected and answer.record.text == compute.JSON_TEXT(expected.to_dict(table.notes))
     assert computer.pool is None and computer.answered_in_pool == 0
     for worker in workers:
         worker.join(10)
         assert worker.exitcode == -signal.SIGKILL
     computer.close()
+
+
+def failing(kind: str) -> object:
+    """What a worker runs in test_a_workers_failures_are_answers_in_words: a refusal, an error that cannot be pickled, or a value."""
+    if kind == "refused":
+        raise InputError("refused here", parameter="kind")
+    if kind == "unpicklable":
+        error = ValueError("held a lock")
+        error.lock = threading.Lock()
+        raise error
+    return kind
+
+
+def test_a_workers_failures_are_answers_and_none_ends_it():
+    """A worker (workers.serve, here in a thread over a pipe) answers each request (True, value) or (False, error): a refusal
+    whole, an error that cannot be pickled in words; None ends it."""
+    from multiprocessing import Pipe
+
+    from exact_odds.serve import workers
+
+    ours, theirs = Pipe()
+    worker = threading.Thread(target=workers.serve, args=(theirs, failing))
+    worker.start()
+    ours.send(("fine",))
+    assert ours.recv() == (True, "fine")
+    ours.send(("refused",))
+    done, error = ours.recv()
+    assert (done, type(error), str(error), error.parameter) == (False, InputError, "refused here", "kind")
+    ours.send(("unpicklable",))
+    done, error = ours.recv()
+    assert (done, type(error)) == (False, RuntimeError) and str(error).startswith("TypeError: cannot pickle '_thread.lock' object")
+    ours.send(None)
+    worker.join(10)
+    assert not worker.is_alive()

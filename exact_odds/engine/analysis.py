@@ -11,8 +11,8 @@ Fraction(-43, 415)
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
-from math import factorial, lcm
-from functools import cached_property
+from math import factorial, gcd, isqrt, lcm
+from functools import cached_property, lru_cache
 from typing import Any, Protocol
 
 import numpy as np
@@ -103,7 +103,9 @@ class BetAnalysis:
 
     def to_dict(self) -> dict[str, object]:
         """The bet's record in the JSON that ``baccarat-odds --format json`` prints: exact values as
-        fraction strings, decimals as numbers (docs/json-format.md).
+        fraction strings, decimals as numbers (docs/json-format.md). Written from the integer counts
+        (each fraction's text by one gcd; a bet's pays' texts once per bet: see :func:`_line_texts`),
+        as the Fractions of the properties above would print.
 
         >>> from exact_odds.bets.bets import catalog
         >>> from exact_odds.core.policy import resolve
@@ -111,28 +113,73 @@ class BetAnalysis:
         >>> record["house_edge"], record["house_edge_percent"]
         ('103841353768/723147898655', 14.359628778723827)
         """
+        numerator, denominator = self.expected_value.numerator, self.expected_value.denominator
+        total, rows = self.total, self.rows
+        lines = _line_texts(self.bet)
+        returns, nets, pushes, scale = [], [], 0, 1
+        for index, row in enumerate(rows):
+            line = lines[index] if index < len(lines) and lines[index][0] is row.pays and lines[index][1] == row.event else _line_text(row.event, row.pays)
+            _, event, pays, net, net_numerator, net_denominator = line
+            count = row.combinations
+            if not net_numerator:
+                pushes += count
+            scale = lcm(scale, net_denominator)
+            nets.append((net_numerator, net_denominator, count))
+            returns.append({"event": event, "pays": pays, "net": net, "combinations": count, "probability": _ratio(count, total),
+                            "return": _ratio(net_numerator * count, net_denominator * total)})
+        moment = sum((net_numerator * (scale // net_denominator)) ** 2 * count for net_numerator, net_denominator, count in nets)
+        # the variance, the second moment less the square of the expectation: (moment / scale^2 total) - (numerator / denominator)^2
+        variance = (moment * denominator**2 - numerator**2 * scale**2 * total, scale**2 * total * denominator**2)
+        resolved = total - pushes
         return {
             "description": self.bet.description,
-            "expected_value": str(self.expected_value),
-            "house_edge": str(self.house_edge),
-            "house_edge_percent": float(self.house_edge * 100),
-            "house_edge_excluding_pushes": None if self.house_edge_excluding_pushes is None else str(self.house_edge_excluding_pushes),
-            "variance": str(self.variance),
-            "standard_deviation": float_root(self.variance),
+            "expected_value": _ratio(numerator, denominator),
+            "house_edge": _ratio(-numerator, denominator),
+            "house_edge_percent": -numerator * 100 / denominator,
+            "house_edge_excluding_pushes": _ratio(-numerator * total, denominator * resolved) if resolved else None,
+            "variance": _ratio(*variance),
+            "standard_deviation": _float_root(*variance),
             "settles_on_cards": self.cards,
-            "total_combinations": self.total,
-            "returns": [
-                {
-                    "event": row.event,
-                    "pays": row.pays.text,
-                    "net": str(row.pays.net),
-                    "combinations": row.combinations,
-                    "probability": str(row.probability),
-                    "return": str(row.expected_return),
-                }
-                for row in self.rows
-            ],
+            "total_combinations": total,
+            "returns": returns,
         }
+
+
+LineText = tuple[Payout, str, str, str, int, int]
+"""A pay-table line as a bet's record writes it: its pay, event, pay's text, net pay's text, and the net pay's numerator and denominator."""
+
+
+def _line_text(event: str, pays: Payout) -> LineText:
+    return pays, event, pays.text, str(pays.net), pays.net.numerator, pays.net.denominator
+
+
+@lru_cache(maxsize=1024)
+def _line_texts(bet: Bet) -> tuple[LineText, ...]:
+    """Each line of ``bet``'s pay table as its record writes it (once per bet: the same for every shoe)."""
+    return tuple(_line_text(event, pays) for event, pays in zip(bet.events, bet.payouts))
+
+
+def _ratio(numerator: int, denominator: int) -> str:
+    """The text of ``Fraction(numerator, denominator)`` (``denominator`` > 0), without making it.
+
+    >>> _ratio(6, 4), _ratio(-6, 3), _ratio(0, 7), str(Fraction(6, 4))
+    ('3/2', '-2', '0', '3/2')
+    """
+    divisor = gcd(numerator, denominator)
+    if divisor != 1:
+        numerator, denominator = numerator // divisor, denominator // divisor
+    return f"{numerator}/{denominator}" if denominator != 1 else str(numerator)
+
+
+def _float_root(numerator: int, denominator: int) -> float:
+    """:func:`float_root` of ``numerator / denominator`` (not negative; ``denominator`` > 0) from
+    the integers: the root to 20 decimals, rounded half up, as a float (one correctly rounded
+    division, as reading its decimals is)."""
+    scaled = numerator * 10**40
+    root = isqrt(scaled // denominator)
+    if (2 * root + 1) ** 2 * denominator <= 4 * scaled:
+        root += 1
+    return root / 10**20
 
 
 @dataclass(frozen=True)

@@ -27,6 +27,7 @@ from .. import __version__
 from ..commands.setup import MAX_TEXT
 from ..errors import InputError
 from . import sessions
+from .compute import plain
 from .docs_assets import add_offline_docs
 from .routers import analysis, tables
 from .routers import sessions as sessions_routes
@@ -168,7 +169,7 @@ def create_app(db: str, token: str | None = None) -> Any:
 
     @app.exception_handler(Stale)
     def stale(request: Request, error: Stale) -> JSONResponse:  # not async: the state's analysis computes
-        return JSONResponse({"error": str(error), "state": state_record(error.loaded)}, 409, headers={"ETag": etag(error.loaded.version)})
+        return JSONResponse({"error": str(error), "state": plain(state_record(error.loaded))}, 409, headers={"ETag": etag(error.loaded.version)})
 
     @app.exception_handler(RequestValidationError)
     async def invalid(request: Request, error: RequestValidationError) -> JSONResponse:

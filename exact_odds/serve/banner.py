@@ -15,9 +15,10 @@ from typing import Any
 
 from ..bets.profiles import TableProfile
 from ..commands.session import Table
-from ..engine.analysis import Analysis
+from ..engine.analysis import BetAnalysis
 from ..studies.roads import roads
 from ..studies.sizing import Sizing
+from .compute import NextCoup
 from .sessions import Replay
 from .staking import expected_value, kelly_growth
 
@@ -46,24 +47,24 @@ def shoe_end(record: dict[str, Any], starts: Sequence[int]) -> tuple[bool, bool]
     return ended, cut["reached"] and not ended
 
 
-def stake_record(name: str, amount: Fraction | None, analysis: Analysis, rebate: Fraction, chip: Fraction | None) -> dict[str, Any]:
-    bet = analysis[name]
+def stake_record(name: str, amount: Fraction | None, bet: BetAnalysis, rebate: Fraction, chip: Fraction | None) -> dict[str, Any]:
     chips = None if amount is None or chip is None or (amount / chip).denominator != 1 else int(amount / chip)
     return {"bet": name, "amount": None if amount is None else str(amount), "chips": chips,
             "expected_value": str(expected_value(bet, rebate)), "house_edge": str(bet.house_edge)}
 
 
-def banner(record: dict[str, Any], analysis: Analysis | None, sizing: Sizing | None, starts: Sequence[int],
+def banner(record: dict[str, Any], next_coup: NextCoup | None, sizing: Sizing | None, starts: Sequence[int],
            profile: TableProfile | None) -> dict[str, Any]:
     """The banner of a session's state ``record``, the analysis of its next coup, its position (the
-    sizing of ``what_to_bet``, None: none), its coups' starts (:attr:`Replay.starts`) and its table."""
+    sizing of ``what_to_bet``, None: none), its coups' starts (:attr:`Replay.starts`) and its table
+    (the Fractions of the bets staked or ranked read, of every bet only where a rebate is counted)."""
     chip = None if profile is None else profile.chip
     rebate = Fraction(0) if profile is None else profile.rebate_share
     ended, last = shoe_end(record, starts)
     basis = "bankroll" if record["sizing"] else "none" if profile is None else "minimum"
     shown: dict[str, Any] = {"action": "wait", "stakes": [], "basis": basis,
                              "chip": None if chip is None else str(chip), "last_coup": last, "why": ""}
-    if ended or analysis is None:
+    if ended or next_coup is None:
         reason = record["analysis_refused"] or "the cut card is out and the shoe's last coup has been dealt"
         return {**shown, "action": "ended", "why": f"the shoe has ended ({reason}): no advice; start a new shoe"}
     if record["sizing"]:
@@ -72,14 +73,14 @@ def banner(record: dict[str, Any], analysis: Analysis | None, sizing: Sizing | N
         stakes = [(stake.bet, stake.amount) for stake in sizing.stakes if stake.amount > 0]
         if not stakes:
             return {**shown, "why": "no stake grows the bankroll on the next coup"}
-        return {**shown, "action": "bet", "stakes": [stake_record(name, amount, analysis, rebate, chip) for name, amount in stakes],
+        return {**shown, "action": "bet", "stakes": [stake_record(name, amount, next_coup.bet(name), rebate, chip) for name, amount in stakes],
                 "why": f"{'full' if sizing.kelly == 1 else sizing.kelly} Kelly on a bankroll of {sizing.bankroll}"
                        + (f", in whole chips of {chip} within the table's limits" if chip else "")}
-    positive = [result.bet.name for result in analysis.bets if expected_value(result, rebate) > 0]
+    positive = [result.bet.name for result in next_coup.analysis.bets if expected_value(result, rebate) > 0] if rebate else next_coup.positive
     if not positive:
         return {**shown, "why": "no bet of the table has a positive expectation on the next coup"}
-    best = max(positive, key=lambda name: kelly_growth(analysis[name], rebate))
+    best = max(positive, key=lambda name: kelly_growth(next_coup.bet(name), rebate))
     minimum = None if profile is None else profile.minimum.get(best, profile.chip)
-    return {**shown, "action": "bet", "stakes": [stake_record(best, minimum, analysis, rebate, chip)],
+    return {**shown, "action": "bet", "stakes": [stake_record(best, minimum, next_coup.bet(best), rebate, chip)],
             "why": "the positive bet whose Kelly stake grows a bankroll most, at the table's minimum: give a bankroll for the Kelly stake"
             if minimum is not None else "the positive bet whose Kelly stake grows a bankroll most: give a bankroll for the stake"}

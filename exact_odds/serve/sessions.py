@@ -34,10 +34,9 @@ from ..core.coup import Coup, play_coup
 from ..core.numbers import shown
 from ..core.policy import Decisions
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
-from ..engine.analysis import Analysis
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
-from .compute import Computer
+from .compute import JSON_TEXT, Computer, Encoded, NextCoup
 from .recent import Recent
 
 HIDDEN_BURN_NOTE = ("cards burned face down stay unknown: they are not taken out of the shoe left, which is exact over the cards seen "
@@ -332,15 +331,6 @@ def coup_record(closed: ClosedCoup, table: Table, results: bool = False) -> dict
     return record
 
 
-@dataclass(frozen=True)
-class NextCoup:
-    """The analysis of a session's next coup: exact (Fractions, for staking and the banner) and, for
-    the JSON edge, its record (made once)."""
-
-    analysis: Analysis
-    record: dict[str, object]
-
-
 COMPUTER = Computer(table_of)
 """Where the analyses are computed: in the caller's thread, or in worker processes while sessions compute at once
 (its pool shut when the app stops: :func:`.app.create_app`)."""
@@ -362,14 +352,20 @@ def analysis_of(table: Table, state: Replay) -> NextCoup:
     if kept is not None:
         return kept
     # In this thread when the session computes alone; in a worker process while other sessions compute at once, the
-    # record and the counts of the exact figures sent back (the analysis is Python holding the GIL: see compute.py).
-    analysis, record = COMPUTER.next_coup(table, shoe.checked())
-    return ANALYSES.put(key, NextCoup(analysis, record))
+    # record's JSON text and the counts of the exact figures sent back (the analysis is Python holding the GIL: see compute.py).
+    return ANALYSES.put(key, COMPUTER.next_coup(table, shoe.checked()))
+
+
+@lru_cache(maxsize=ANALYSES_KEPT)
+def settings_text(settings: Settings) -> Encoded:
+    """A session's settings as JSON text, encoded once (they never change)."""
+    return Encoded(JSON_TEXT(settings.to_dict()))
 
 
 def session_state(session: str, table: Table, state: Replay) -> tuple[dict[str, Any], NextCoup | None]:
     """What a session shows (the shoe left, the coup in progress, the coups, the analysis of the next
-    coup), and that analysis in Fractions (None: refused, as the record says)."""
+    coup: its record as JSON text, :class:`.compute.Encoded`), and that analysis (None: refused, as
+    the record says)."""
     shoe = shoe_left(table, state)
     settings = table.settings
     dealt = state.out
@@ -385,7 +381,7 @@ def session_state(session: str, table: Table, state: Replay) -> tuple[dict[str, 
         analysis, refused = None, str(error)
     return {
         "id": session,
-        "settings": settings.to_dict(),
+        "settings": settings_text(settings),
         "shoe_number": state.shoe_number,
         "events": state.events,
         "shoe": {
@@ -417,7 +413,7 @@ def session_state(session: str, table: Table, state: Replay) -> tuple[dict[str, 
         "coups_in_all_shoes": len(state.coups),
         "analysis": None if analysis is None else analysis.record,
         "analysis_refused": refused,
-        "positive": [] if analysis is None else [result.bet.name for result in analysis.analysis.bets if result.expected_value > 0],
+        "positive": [] if analysis is None else list(analysis.positive),
     }, analysis
 
 

@@ -6,12 +6,13 @@ import functools
 import json
 from typing import Any
 
-from fastapi.responses import JSONResponse, Response
+from fastapi.responses import Response
 
 from ..commands.session import Settings, Table
 from ..commands.size import SessionStaking, Staking
 from ..errors import InputError
 from . import banner, sessions, staking, tables
+from .compute import JSON_TEXT, Encoded, NextCoup
 from .staking import MAX_SERVED
 from .store import Loaded, Repeated, Store, etag
 
@@ -27,7 +28,7 @@ def sizing_at(settings: Settings, names: tuple[str, ...], given: Staking) -> Ses
     return SessionStaking(staking=given, names=names, table=tables.profile_of(settings))
 
 
-def what_to_bet(table: Table, state: sessions.Replay, analysis: sessions.NextCoup, given: SessionStaking,
+def what_to_bet(table: Table, state: sessions.Replay, analysis: NextCoup, given: SessionStaking,
                 most: int = MAX_SERVED) -> staking.Position:
     left = sessions.shoe_left(table, state)
     return staking.session_position(table.settings, left, table.bets, table.decisions, analysis.analysis, given, most)
@@ -53,29 +54,28 @@ def state_record(loaded: Loaded) -> dict[str, Any]:
     profile = tables.profile_of(table.settings)
     record.update(table=None if profile is None else profile.to_dict(), roads=banner.shoe_roads(table, state),
                   recent_entries=[{"kind": event.kind, "card": event.card, "hidden": event.hidden} for event in loaded.events[-RECENT:]],
-                  banner=banner.banner(record, None if analysis is None else analysis.analysis, None if position is None else position.sizing,
-                                       state.starts, profile))
+                  banner=banner.banner(record, analysis, None if position is None else position.sizing, state.starts, profile))
     return record
 
 
-JSON_TEXT = functools.partial(json.dumps, ensure_ascii=False, allow_nan=False, indent=None, separators=(",", ":"))
-"""JSON text as :class:`JSONResponse` writes it."""
 ENCODED_ONCE = ("coups", "roads")
 """The parts of a state whose JSON text is kept from one card to the next (they change when a coup closes)."""
 
 
 def state_body(record: dict[str, Any], state: sessions.Replay) -> bytes:
-    """``record``, the state's JSON record, as :class:`JSONResponse` writes it, byte for byte; the
-    parts that grow through a shoe but change only when a coup closes encoded once for the state
-    (the time of an answer stays flat through the shoe)."""
-    marked = dict(record)
+    """``record``, the state's JSON record, as :class:`JSONResponse` writes :func:`.compute.plain`
+    of it, byte for byte; the parts that grow through a shoe but change only when a coup closes
+    encoded once for the state (the time of an answer stays flat through the shoe), and the parts
+    already encoded (:class:`.compute.Encoded`: the analysis, encoded where it was computed) put in as they are."""
+    parts = {name: value.text for name, value in record.items() if isinstance(value, Encoded)}
     for name in ENCODED_ONCE:
         if name not in state.encoded:
             state.encoded[name] = JSON_TEXT(record[name])
-        marked[name] = f"\0{name}\0"
-    text = JSON_TEXT(marked)
-    for name in ENCODED_ONCE:  # the key and the marker: found only where the part goes (text never holds an unescaped quote)
-        text = text.replace(f'"{name}":{JSON_TEXT(marked[name])}', f'"{name}":{state.encoded[name]}', 1)
+        parts[name] = state.encoded[name]
+    markers = {name: "\0" + name + "\0" for name in parts}
+    text = JSON_TEXT({**record, **markers})
+    for name, part in parts.items():  # the key and the marker: found only where the part goes (text never holds an unescaped quote)
+        text = text.replace(f'"{name}":{JSON_TEXT(markers[name])}', f'"{name}":{part}', 1)
     return text.encode("utf-8")
 
 
@@ -97,7 +97,8 @@ def repeated(store: Store, session: str, outcome: Repeated) -> Response:
     headers = {"Idempotent-Replayed": "true"}
     if outcome.answer is None:
         loaded = store.load(session)
-        return JSONResponse(state_record(loaded), outcome.status, headers={**headers, "ETag": etag(loaded.version)})
+        return Response(state_body(state_record(loaded), loaded.state), outcome.status, headers={**headers, "ETag": etag(loaded.version)},
+                        media_type="application/json")
     if outcome.status == 200:
         headers["ETag"] = etag(json.loads(outcome.answer)["version"])
     return Response(outcome.answer, outcome.status, headers=headers, media_type="application/json")

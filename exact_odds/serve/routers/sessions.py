@@ -14,6 +14,7 @@ from ...core.numbers import shown
 from ...errors import InputError
 from .. import banner, sessions
 from ..bodies import BurnRequest, CardRequest, CorrectionRequest, SessionRequest, StakeRequest
+from ..compute import NextCoup
 from ..dependencies import Id, IfMatch, Key, SessionStore
 from ..events import MAX_LISTED, summary, versions
 from ..sessions import NotFound
@@ -49,7 +50,7 @@ def body(request: BaseModel) -> str:
     return request.model_dump_json(exclude_defaults=True)
 
 
-def current(store: Store, session: str) -> tuple[Loaded, sessions.NextCoup]:
+def current(store: Store, session: str) -> tuple[Loaded, NextCoup]:
     """A session as stored, and the analysis of its next coup."""
     loaded = store.load(session)
     return loaded, sessions.analysis_of(loaded.table, loaded.state)
