@@ -42,9 +42,19 @@ DECKS = [*range(1, 9), "inf"]
 ALPHA = Fraction(1, 20)
 
 
+# This file, test_chemin_uniqueness.py and the results/ drift test of test_export.py run on one worker
+# (pyproject's `--dist loadgroup`), so that each game is solved once (by `solved`) for all three.
+pytestmark = pytest.mark.xdist_group("chemin")
+
+
 @cache
+def solved(model: str | DrawRules, shoe: Shoe, commission: Fraction = Fraction(0)) -> Solution:
+    """:func:`solve`, once per game in a worker (the same solution object each time)."""
+    return solve(model, shoe, commission)
+
+
 def solution(model: str, decks: int | str, commission: Fraction = Fraction(0)) -> Solution:
-    return solve(model, shoe_of_decks(decks), commission)
+    return solved(model, shoe_of_decks(decks), commission)
 
 
 def mixes(found: Solution) -> list[tuple[object, object, Fraction]]:
