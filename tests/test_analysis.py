@@ -14,8 +14,6 @@ from exact_odds.bets.bets import catalog
 from exact_odds.core.cards import RANKS, SUITS, Card
 from exact_odds.core.shoe import Shoe
 
-pytestmark = pytest.mark.xdist_group("test_analysis")  # its tests share a module fixture or cache: one worker builds it once
-
 CATALOG = catalog()
 
 # (bet, decks, published house edge in percent, source). Each is compared at its printed precision.

@@ -29,8 +29,6 @@ from exact_odds.games.banque_solution import solve_banque
 from exact_odds.games.banque_table import NATURAL, STOOD, banque_table
 from exact_odds.games.surd import Exact, Surd
 
-pytestmark = pytest.mark.xdist_group("test_banque")  # its tests share a module fixture or cache: one worker builds it once
-
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "banque"
 NO_NATURALS = "K=3,A=2,2=2,5=3"
 """Ten cards whose two-card totals never reach 8: every coup is the main game."""

@@ -21,8 +21,6 @@ import pytest
 from exact_odds.cli.commands import main
 from exact_odds.commands.banque import DECKS, PRESETS, BanqueRequest, readme
 
-pytestmark = pytest.mark.xdist_group("test_cli_banque")  # its tests share a module fixture or cache: one worker builds it once
-
 RESULTS = Path(__file__).resolve().parent.parent / "results" / "banque"
 VALUES = {"A": 1, "K": 0, "Q": 0, "J": 0, "T": 0, **{str(value): value for value in range(2, 10)}}
 STATES = (*map(str, range(10)), "stood", "natural")

@@ -21,8 +21,6 @@ from oracles import deal_physically, total
 
 from exact_odds.core.cards import Card
 
-pytestmark = pytest.mark.xdist_group("test_cli_protect")  # its tests share a module fixture or cache: one worker builds it once
-
 PUBLISHED = Path(__file__).resolve().parent.parent / "exact_odds" / "data" / "published.toml"
 JACOBSON = [figure for figure in tomllib.loads(PUBLISHED.read_text())["figure"]
             if figure["measure"] == "information_gain" and figure["author"] == "Eliot Jacobson"]

@@ -19,8 +19,6 @@ import pytest
 
 from exact_odds.commands import shoe as shoe_command
 
-pytestmark = pytest.mark.xdist_group("test_cli_shoe")  # its tests share a module fixture or cache: one worker builds it once
-
 PAYS = {"banker": (Fraction(19, 20), Fraction(-1), Fraction(0)), "player": (Fraction(-1), Fraction(1), Fraction(0)),
         "tie": (Fraction(-1), Fraction(-1), Fraction(8))}
 """Net pay of each bet when the banker wins, the player wins, a tie."""

@@ -18,8 +18,6 @@ from exact_odds.studies.simulate import estimates, run
 from exact_odds.studies.figures import published_figures
 from exact_odds.studies.verify import Calculator, check
 
-pytestmark = pytest.mark.xdist_group("test_counting")  # its tests share a module fixture or cache: one worker builds it once
-
 PUNTO = resolve(PUNTO_BANCO)
 SIMULATED = [figure for figure in published_figures() if figure.simulated]
 DRAGON_TAGS = parse_tags("4=-1,5=-1,6=-1,7=-1,8=2,9=2")

@@ -12,8 +12,6 @@ from exact_odds.core.policy import resolve
 from exact_odds.core.rules import PUNTO_BANCO
 from exact_odds.core.shoe import Shoe
 
-pytestmark = pytest.mark.xdist_group("test_formulas")  # its tests share a module fixture or cache: one worker builds it once
-
 sympy = pytest.importorskip("sympy")
 from exact_odds.studies.formulas import (  # noqa: E402
     d,

@@ -20,8 +20,6 @@ from exact_odds.engine.analysis import PlainEngine
 from exact_odds.errors import InputError
 from exact_odds.studies.joint import MAX_BETS, joint
 
-pytestmark = pytest.mark.xdist_group("test_joint")  # its tests share a module fixture or cache: one worker builds it once
-
 SHOES = ["7S=1,7H=1,8D=1,KS=1,9H=1,AD=1,5C=1", "3S=2,4H=1,6D=1,KC=1,7H=1,8C=1", "KS=2,7H=1,8D=1,AC=1,2S=1,2H=1"]
 """Seven cards each (5,040 orderings); among them Dragon 7 and Panda 8 win, and pairs (suited too) fall."""
 BETS = ["banker", "player", "tie", "dragon_7", "panda_8", "player_pair", "banker_pair", "perfect_pair"]

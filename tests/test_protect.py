@@ -23,8 +23,6 @@ from exact_odds.engine.analysis import PlainEngine, best_of, by_feature
 from exact_odds.errors import InputError
 from exact_odds.studies.protect import protect
 
-pytestmark = pytest.mark.xdist_group("test_protect")  # its tests share a module fixture or cache: one worker builds it once
-
 UNSUITED = "A=2,5=2,9=1,K=2,6=1"
 SUITED = "9h=2,KS=2,5d=2,AC=1,4h=1"
 EXTRA = load_bets("""

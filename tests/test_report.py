@@ -25,8 +25,6 @@ from exact_odds.core.shoe import Shoe
 from exact_odds.studies.dealer import Settings
 from exact_odds.studies.simulate import estimates, run
 
-pytestmark = pytest.mark.xdist_group("test_report")  # its tests share a module fixture or cache: one worker builds it once
-
 pytest.importorskip("matplotlib")
 
 PUNTO = resolve(PUNTO_BANCO)

@@ -11,8 +11,6 @@ from fractions import Fraction
 
 import pytest
 
-pytestmark = pytest.mark.xdist_group("test_report_workbook")  # its tests share a module fixture or cache: one worker builds it once
-
 openpyxl = pytest.importorskip("openpyxl")
 pytest.importorskip("matplotlib")
 

@@ -23,8 +23,6 @@ from exact_odds.studies.shoe_simulated import ShoePartial, merged
 
 from oracles import coup_features, deal_physically, settle
 
-pytestmark = pytest.mark.xdist_group("test_shoe")  # its tests share a module fixture or cache: one worker builds it once
-
 BETS = (*main_bets(PUNTO_BANCO).values(), catalog()["dragon_7"])
 
 

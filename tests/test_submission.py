@@ -26,8 +26,6 @@ from exact_odds.commands.report import bet_page, report_date
 from exact_odds.commands.report_sections import PHASES, Progress, ReportSettings
 from oracles import coup_features, deal_physically, settle
 
-pytestmark = pytest.mark.xdist_group("test_submission")  # its tests share a module fixture or cache: one worker builds it once
-
 pytest.importorskip("matplotlib")
 
 PUNTO = resolve(PUNTO_BANCO)

@@ -16,8 +16,6 @@ from pathlib import Path
 
 import pytest
 
-pytestmark = pytest.mark.xdist_group("test_workbook")  # its tests share a module fixture or cache: one worker builds it once
-
 openpyxl = pytest.importorskip("openpyxl")
 
 from exact_odds.bets.bets import catalog, load_bets  # noqa: E402
