@@ -23,8 +23,6 @@ from exact_odds.core.shoe import Shoe, shoe_of_decks
 from exact_odds.games.chemin import Solution, key_text, make_game, payoff_table, solve
 from exact_odds.games.faces import Face
 
-pytestmark = pytest.mark.xdist_group("chemin")  # with test_chemin.py: the games solved once (its `solved`)
-
 
 def name_of_cell(banker: object, third: object) -> str:
     return f"({key_text(banker)}, {third})"  # type: ignore[arg-type]

@@ -1,8 +1,8 @@
 """results/ is what `baccarat-odds export` writes, byte for byte.
 
-The chemin de fer solutions (results/chemin-de-fer/, about 17 s to solve) are compared in a test of
-their own; the drift test of the rest takes them as committed, so that the two together check the
-whole folder, index and manifest included.
+The chemin de fer solutions (results/chemin-de-fer/, about 17 s to solve) are compared at the end of
+tests/test_chemin.py, from the solutions certified there; the drift test of the rest takes them as
+committed, so that the two together check the whole folder, index and manifest included.
 """
 
 import json
@@ -47,20 +47,6 @@ def test_results_folder_has_not_drifted(tmp_path, monkeypatch):
     assert sorted(fresh) == sorted(kept)
     for name in fresh:
         assert fresh[name] == kept[name], f"results/{name} is stale: run baccarat-odds export"
-
-
-@pytest.mark.xdist_group("chemin")
-def test_chemin_de_fer_results_have_not_drifted(monkeypatch):
-    """results/chemin-de-fer/: every model for 1-8 decks and the infinite deck, no commission and 5%.
-    The games are solved by `solve` itself, once in the worker that also certifies each of them
-    (test_chemin.py, the same xdist group): the file is what export writes from that solution."""
-    monkeypatch.setattr(chemin_games, "solve", solved)
-    fresh = chemin_files(list(range(1, 9)), Fraction(5))
-    kept = {name: text for name, text in files_under(RESULTS).items() if name.startswith(f"{CHEMIN}/")}
-    assert sorted(fresh) == sorted(kept)
-    assert len(fresh) == 3 * 9 * 2 + 1
-    for name, text in fresh.items():
-        assert text.encode("utf-8") == kept[name], f"results/{name} is stale: run baccarat-odds export"
 
 
 def test_export_writes_chemin_de_fer_in_a_folder_it_can_write_again(tmp_path, run, monkeypatch):
