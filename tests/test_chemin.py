@@ -42,9 +42,19 @@ DECKS = [*range(1, 9), "inf"]
 ALPHA = Fraction(1, 20)
 
 
+# This file, test_chemin_uniqueness.py and the results/ drift test of test_export.py run on one worker
+# (pyproject's `--dist loadgroup`), so that each game is solved once (by `solved`) for all three.
+pytestmark = pytest.mark.xdist_group("chemin")
+
+
 @cache
+def solved(model: str | DrawRules, shoe: Shoe, commission: Fraction = Fraction(0)) -> Solution:
+    """:func:`solve`, once per game in a worker (the same solution object each time)."""
+    return solve(model, shoe, commission)
+
+
 def solution(model: str, decks: int | str, commission: Fraction = Fraction(0)) -> Solution:
-    return solve(model, shoe_of_decks(decks), commission)
+    return solved(model, shoe_of_decks(decks), commission)
 
 
 def mixes(found: Solution) -> list[tuple[object, object, Fraction]]:
@@ -670,3 +680,22 @@ def test_the_equilibrium_search_has_a_bound(monkeypatch) -> None:
     monkeypatch.setattr(chemin, "MAX_SYSTEMS", 1)
     with pytest.raises(InputError, match=r"^house tableau, the player choosing on 4 too: the exhaustive search of the equilibria would solve \d+ systems \(at most 1\)"):
         solve(HOUSE_ON_4, Shoe.parse("K=1,A=1,2=2,4=1,6=1,8=1,9=1"), ALPHA)
+
+
+# --- results/ -------------------------------------------------------------------------------------
+
+
+def test_chemin_de_fer_results_have_not_drifted(monkeypatch) -> None:
+    """results/chemin-de-fer/ is what `baccarat-odds export` writes, byte for byte: every model for 1-8
+    decks and the infinite deck, no commission and 5% (test_export.py checks the rest of results/).
+    Each game is solved by :func:`solve` once for this file (``solved``): the solutions certified above."""
+    from exact_odds.commands.export import CHEMIN, chemin_files
+
+    monkeypatch.setattr(chemin, "solve", solved)
+    fresh = chemin_files(list(range(1, 9)), Fraction(5))
+    results = Path(__file__).resolve().parent.parent / "results"
+    kept = {path.relative_to(results).as_posix(): path.read_bytes() for path in sorted((results / CHEMIN).rglob("*")) if path.is_file()}
+    assert sorted(fresh) == sorted(kept)
+    assert len(fresh) == 3 * 9 * 2 + 1
+    for name, text in fresh.items():
+        assert text.encode("utf-8") == kept[name], f"results/{name} is stale: run baccarat-odds export"

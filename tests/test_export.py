@@ -1,8 +1,8 @@
 """results/ is what `baccarat-odds export` writes, byte for byte.
 
-The chemin de fer solutions (results/chemin-de-fer/, about 17 s to solve) are compared in a test of
-their own; the drift test of the rest takes them as committed, so that the two together check the
-whole folder, index and manifest included.
+The chemin de fer solutions (results/chemin-de-fer/, about 17 s to solve) are compared at the end of
+tests/test_chemin.py, from the solutions certified there; the drift test of the rest takes them as
+committed, so that the two together check the whole folder, index and manifest included.
 """
 
 import json
@@ -11,7 +11,9 @@ from pathlib import Path
 
 import pytest
 
+from test_chemin import solved
 from exact_odds.commands import export
+from exact_odds.games import chemin as chemin_games
 from exact_odds.cli.commands import main
 from exact_odds.errors import InputError
 from exact_odds.commands.export import CHEMIN, chemin_files, parse_deck_list
@@ -47,19 +49,11 @@ def test_results_folder_has_not_drifted(tmp_path, monkeypatch):
         assert fresh[name] == kept[name], f"results/{name} is stale: run baccarat-odds export"
 
 
-def test_chemin_de_fer_results_have_not_drifted():
-    """results/chemin-de-fer/: every model for 1-8 decks and the infinite deck, no commission and 5%."""
-    fresh = chemin_files(list(range(1, 9)), Fraction(5))
-    kept = {name: text for name, text in files_under(RESULTS).items() if name.startswith(f"{CHEMIN}/")}
-    assert sorted(fresh) == sorted(kept)
-    assert len(fresh) == 3 * 9 * 2 + 1
-    for name, text in fresh.items():
-        assert text.encode("utf-8") == kept[name], f"results/{name} is stale: run baccarat-odds export"
-
-
-def test_export_writes_chemin_de_fer_in_a_folder_it_can_write_again(tmp_path, run):
+def test_export_writes_chemin_de_fer_in_a_folder_it_can_write_again(tmp_path, run, monkeypatch):
     """The chemin de fer files sit in a subfolder that the manifest lists and a second export
-    replaces without --force; with --no-chemin they are gone again. The commission is the rule set's."""
+    replaces without --force; with --no-chemin they are gone again. The commission is the rule set's.
+    The second export writes the games the first solved (one `solve` per game)."""
+    monkeypatch.setattr(chemin_games, "solve", solved)
     out = tmp_path / "out"
     args = ["export", "--decks", "inf", "--bets", "banker", "--no-formulas", "--commission", "2.5", "--out", str(out)]
     assert run(*args)[0] == 0

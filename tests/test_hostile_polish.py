@@ -170,12 +170,14 @@ def test_eor_plot_follows_the_umask(tmp_path, run, umask):
 # ---------------------------------------------------------------------------------------------
 
 def test_export_shows_one_progress_bar_on_a_terminal(tmp_path):
-    """stderr a terminal: the decks and the chemin de fer games are one bar, drawn to 100% once."""
+    """stderr a terminal: the decks and the chemin de fer games are one bar, drawn to 100% once (the
+    zero-sum games alone, --commission 0: six games in the bar as well as twelve, without the slow
+    equilibrium searches of a commission)."""
     leader, follower = pty.openpty()
     drawn = b""
     try:
         process = subprocess.Popen([sys.executable, "-m", "exact_odds", "export", "--decks", "1", "--bets", "banker", "--no-formulas",
-                                    "--out", "out"], stdout=subprocess.DEVNULL, stderr=follower, cwd=tmp_path)
+                                    "--commission", "0", "--out", "out"], stdout=subprocess.DEVNULL, stderr=follower, cwd=tmp_path)
         os.close(follower)
         while True:  # read as it draws (a full terminal would block it), to the end
             try:
@@ -189,6 +191,7 @@ def test_export_shows_one_progress_bar_on_a_terminal(tmp_path):
     finally:
         os.close(leader)
     assert (tmp_path / "out" / "manifest.json").is_file()
+    assert len(list((tmp_path / "out" / "chemin-de-fer").glob("*.json"))) == 6  # A, B2, B3 on 1 deck and inf
     bars = [line for line in drawn.decode().replace("\r\n", "\n").split("\n") if "exporting" in line]
     assert len(bars) == 1, bars
     assert bars[0].count("100%") == 1

@@ -2,6 +2,7 @@
 
 from fractions import Fraction
 from itertools import product
+from math import lcm
 
 import pytest
 from hypothesis import given, settings
@@ -95,15 +96,21 @@ def test_a_published_8_deck_table_holds_the_9_deck_effects():
 def best_correlation(effects, level):
     """By brute force: the largest (sum effect x tag)^2 / sum tag^2 over balanced tags of each effect's
     sign, equal for equal effects (for balanced tags, the square of the betting correlation up to a
-    factor of the effects alone)."""
+    factor of the effects alone). Every choice of a tag per distinct effect is tried (3^10 of them at
+    level 2 on 8 decks); each is scored in integers, the effects over their common denominator and
+    the ranks sharing an effect as its multiplicity, so the same exhaustive search takes 0.1 s, not 6."""
     values = sorted({effect or Fraction(0) for effect in effects})
-    best = Fraction(0)
+    multiplicity = [sum((effect or Fraction(0)) == value for effect in effects) for value in values]
+    denominator = lcm(*(value.denominator for value in values))
+    numerators = [int(value * denominator) for value in values]
+    best_top, best_bottom = 0, 1
     for chosen in product(*(range(level + 1) if value > 0 else range(-level, 1) if value < 0 else (0,) for value in values)):
-        tag = dict(zip(values, chosen))
-        tags = [tag[effect or Fraction(0)] for effect in effects]
-        if sum(tags) == 0 and any(tags):
-            best = max(best, score(effects, tags))
-    return best
+        if sum(m * c for m, c in zip(multiplicity, chosen)) == 0 and any(chosen):
+            top = sum(m * c * n for m, c, n in zip(multiplicity, chosen, numerators)) ** 2
+            bottom = sum(m * c * c for m, c in zip(multiplicity, chosen))
+            if top * best_bottom > best_top * bottom:
+                best_top, best_bottom = top, bottom
+    return Fraction(best_top, best_bottom * denominator**2)
 
 
 def score(effects, tags):
