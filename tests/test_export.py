@@ -81,6 +81,7 @@ def test_without_commission_only_the_zero_sum_games():
 def test_deck_lists():
     assert parse_deck_list("1-8") == list(range(1, 9))
     assert parse_deck_list("8,6,inf") == [8, 6, "inf"]
-    for bad in ("0-3", "5-2", "x", "1.5"):
-        with pytest.raises(InputError):
+    for bad, said in (("0-3", "at least 1, not '0'"), ("5-2", "bad deck range '5-2'"), ("x", "a whole number .* not 'x'"),
+                      ("1.5", "a whole number .* not '1.5'")):
+        with pytest.raises(InputError, match=said):
             parse_deck_list(bad)
