@@ -15,6 +15,7 @@ import click
 
 from .. import __version__
 from ..errors import InputError
+from ..importing import collector_off
 from ..core.numbers import parse_exact
 from .params import Count
 from .shared import (BURN, FORMATS, SPANS_DECKS, Commands, Interrupted, OutputLost, emit, fail, in_cli_terms, options, plot_target, progress_bar,
@@ -52,10 +53,11 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
     """
     if ctx.invoked_subcommand is not None:
         return
-    from ..commands.analyze import AnalyzeRequest, run
-    from ..output.render import render
+    with collector_off():  # the analysis's modules, and the engine's its request imports (see exact_odds.importing)
+        from ..commands.analyze import AnalyzeRequest, run
+        from ..output.render import render
 
-    request = AnalyzeRequest(setup=setup_of(shared_values), given=given, by=by_feature, unordered=unordered, returns=returns, engine=engine)
+        request = AnalyzeRequest(setup=setup_of(shared_values), given=given, by=by_feature, unordered=unordered, returns=returns, engine=engine)
     emit(render(run(request), fmt or "table"))
 
 

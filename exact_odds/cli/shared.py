@@ -13,6 +13,7 @@ from typing import Any, TypeVar
 import click
 
 from ..errors import InputError
+from ..importing import collector_off
 from .params import DeckCount, ExactNumber
 
 
@@ -181,7 +182,8 @@ class Commands(click.Group):
         for wanted in [cmd_name] if cmd_name in self.lazy else [] if cmd_name in self.commands else list(self.lazy):
             if wanted not in self.commands:
                 module, _, name = self.lazy[wanted].rpartition(".")
-                self.add_command(getattr(importlib.import_module(module), name), wanted)
+                with collector_off():
+                    self.add_command(getattr(importlib.import_module(module), name), wanted)
         return super().get_command(ctx, cmd_name)
 
     def invoke(self, ctx: click.Context) -> Any:
