@@ -53,7 +53,7 @@ def cli(ctx: click.Context, /, fmt: str | None, returns: bool, engine: str | Non
     """
     if ctx.invoked_subcommand is not None:
         return
-    with collector_off():  # the analysis's modules, and the engine's its request imports (see exact_odds.importing)
+    with collector_off():  # the analysis's modules, and those of the engine its request picks (see exact_odds.importing)
         from ..commands.analyze import AnalyzeRequest, run
         from ..output.render import render
 
