@@ -208,6 +208,27 @@ def test_a_correction_takes_only_a_card_the_shoe_holds(client):
                                             "AS": 1, "2H": 1, "5D": 1, "KS": 1, "7H": 1, "3D": 1}
 
 
+def test_a_card_with_a_suit_is_held_once_in_a_session_without_suits(tmp_path):
+    """A session without suits takes cards with or without one; the shoe left forgets the suit split
+    once a card without one is seen, but one deck holds one QH all the same (the log, replayed by a
+    server started again, counts it: a second QH accepted made the session unreadable)."""
+    db = str(tmp_path / "sessions.sqlite")
+    with TestClient(create_app(db)) as client:
+        session = start(client, decks=1, burn="none")
+        state = cards(client, session, "QH 2 3 4")  # player QH 3 = 3, banker 2 4 = 6: the player draws
+        assert post(client, session, "cards", {"card": "QH"}, status=409) == {"error": "cannot remove QH: the shoe holds no more QH"}
+        assert post(client, session, "burns", {"card": "QH"}, status=409) == {
+            "error": "a burn comes between coups: close the coup in progress (or undo its cards) first"}
+        state = post(client, session, "cards", {"card": "QS"})
+        assert state["shoe"]["seen"] == ["QH", "2", "3", "4", "QS"]
+        assert state["shoe"]["rank_counts"] == {**dict.fromkeys(state["shoe"]["rank_counts"], 4), "Q": 2, "2": 3, "3": 3, "4": 3}
+        post(client, session, "coups")
+        assert post(client, session, "burns", {"card": "QH"}, status=409) == {"error": "cannot remove QH: the shoe holds no more QH"}
+        kept = client.get(f"/api/v1/sessions/{session}").json()
+    with TestClient(create_app(db)) as again:
+        assert again.get(f"/api/v1/sessions/{session}").json() == kept
+
+
 # --- 10. every write carries the version it was made on ---------------------------------------------------------------
 
 def test_a_stale_tab_is_refused_with_the_current_state(client):

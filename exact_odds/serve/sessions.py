@@ -249,14 +249,23 @@ def seats(coup: Coup) -> list[str]:
     return [*SEATS[:min(coup.cards_used, 4)], *thirds]
 
 
+def check_held(table: Table, state: Replay, card: Card) -> None:
+    """Refuse a card the shoe left does not hold. A card with a suit is counted against the starting
+    shoe's cards of that suit seen so far, as replaying the log counts it: the shoe left forgets the
+    suits once a card without one is seen (a session without suits takes both)."""
+    try:
+        shoe_left(table, state).remove([card])
+    except InputError as error:
+        raise Refused(str(error)) from None
+    counts = table.start.card_counts
+    if card.suit is not None and counts is not None and state.seen.count(card) >= counts[CARD_NAMES.index(str(card))]:
+        raise Refused(f"cannot remove {card}: the shoe holds no more {card}")
+
+
 def check_card(table: Table, state: Replay, card: Card) -> None:
     """Refuse a card the shoe left does not hold, or one the coup in progress cannot take."""
     check_room(table, state, 1, f"the card {card}")
-    shoe = shoe_left(table, state)
-    try:
-        shoe.remove([card])
-    except InputError as error:
-        raise Refused(str(error)) from None
+    check_held(table, state, card)
     coup = coup_in_progress(table, state)
     if coup.complete:
         raise Refused(f"the coup in progress is settled after {coup.cards_used} cards ({coup_words(coup)}): close it before the next card")
@@ -288,10 +297,7 @@ def check_burn(table: Table, state: Replay, card: Card | None, hidden: int | Non
     if state.pending:
         raise Refused("a burn comes between coups: close the coup in progress (or undo its cards) first")
     if card is not None:
-        try:
-            shoe_left(table, state).remove([card])
-        except InputError as error:
-            raise Refused(str(error)) from None
+        check_held(table, state, card)
     if hidden is None:
         shoe_burn = card is not None and table.settings.burn == "punto_banco" and state.burns == 0 and not state.seen
         hidden = burn_count(card) if card is not None and shoe_burn else 0
