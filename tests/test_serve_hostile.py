@@ -229,6 +229,22 @@ def test_a_card_with_a_suit_is_held_once_in_a_session_without_suits(tmp_path):
         assert again.get(f"/api/v1/sessions/{session}").json() == kept
 
 
+NESTED = "a = " + "[" * 5000 + "]" * 5000
+"""A TOML array nested past what tomllib can recurse (a RecursionError inside it: a 500 before)."""
+
+
+@pytest.mark.parametrize(("route", "body", "error"), [
+    ("analysis", {"bets_toml": NESTED}, "bets_toml: not valid TOML: arrays or inline tables nested too deeply"),
+    ("analysis", {"rules_toml": NESTED}, "rules file rules_toml: not valid TOML: arrays or inline tables nested too deeply"),
+    ("sessions", {"table_toml": NESTED}, "table file table_toml: not valid TOML: arrays or inline tables nested too deeply"),
+    ("deal", {"cards": "9 5 9 2", "rules_toml": "a = " + "{b = " * 2000 + "1" + "}" * 2000},
+     "rules file rules_toml: not valid TOML: arrays or inline tables nested too deeply"),
+])
+def test_toml_nested_too_deeply_is_refused_in_one_line(client, route, body, error):
+    response = client.post(f"/api/v1/{route}", json=body)
+    assert (response.status_code, response.json()) == (422, {"error": error})
+
+
 # --- 10. every write carries the version it was made on ---------------------------------------------------------------
 
 def test_a_stale_tab_is_refused_with_the_current_state(client):

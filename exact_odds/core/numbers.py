@@ -121,10 +121,19 @@ def text_of(value: object, what: str, parameter: str | None = None) -> str:
 
 def parse_toml(text: str) -> dict[str, Any]:
     """A TOML document (tomllib is imported here, when a file is read: the main bets need none).
-    Malformed text raises ``tomllib.TOMLDecodeError``, a ``ValueError``."""
+    Malformed text raises ``tomllib.TOMLDecodeError``, a ``ValueError``; so do arrays or inline
+    tables nested deeper than tomllib can recurse (a ``RecursionError`` inside it).
+
+    >>> parse_toml("a = " + "[" * 5000 + "]" * 5000)
+    Traceback (most recent call last):
+    ValueError: arrays or inline tables nested too deeply
+    """
     import tomllib
 
-    return tomllib.loads(text)
+    try:
+        return tomllib.loads(text)
+    except RecursionError:
+        raise ValueError("arrays or inline tables nested too deeply") from None
 
 
 def fixed(value: Fraction, places: int) -> str:
