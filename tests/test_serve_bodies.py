@@ -185,6 +185,7 @@ def test_the_library_refuses_what_the_body_s_types_refuse_first() -> None:
 EZ = "ez_banker, player, tie, dragon_7, panda_8"
 SIZING_REFUSALS = [
     ({"bankroll": "1000", "bets": " "}, "bets is empty: name the session's bets to size, separated by commas (or leave bets out)"),
+    ({"bankroll": "1000", "bets": " , "}, "bets is empty: name the session's bets to size, separated by commas (or leave bets out)"),
     ({"bankroll": "1000", "bets": "banker"}, f"bets: 'banker' is not a bet of this session ({EZ})"),
     ({"bankroll": "1000", "unit": "1"}, "unit: this session's table (ez_baccarat) sets the limits, the chip and the rebate (unit 5): leave unit out"),
     ({"bankroll": "1000", "rebate": "1"}, "rebate: this session's table (ez_baccarat) sets the limits, the chip and the rebate (rebate none): leave rebate out"),

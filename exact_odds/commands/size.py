@@ -145,7 +145,7 @@ class SessionStaking:
     def _named(self) -> tuple[str, ...] | None:
         if self.staking.bets is None:
             return None
-        if not self.staking.bets.strip():
+        if not self.staking.bets.replace(",", " ").strip():  # (bet_names would offer all, which names no bet of a session)
             raise InputError("bets is empty: name the session's bets to size, separated by commas (or leave bets out)", parameter="bets")
         wanted = bet_names(self.staking.bets, "bets")
         for name in wanted:
