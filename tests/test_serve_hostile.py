@@ -3,6 +3,7 @@ hold, corrections, stale writes and repeated entries. Every case checks its exac
 error line, and the state after it against the library or against counting by hand."""
 
 import json
+import re
 from fractions import Fraction
 
 import pytest
@@ -11,6 +12,8 @@ pytest.importorskip("fastapi")
 pytest.importorskip("httpx")
 from fastapi.testclient import TestClient  # noqa: E402
 
+from exact_odds.commands.session import Settings, table_of  # noqa: E402
+from exact_odds.errors import InputError  # noqa: E402
 from exact_odds.serve.app import create_app  # noqa: E402
 
 
@@ -243,6 +246,25 @@ NESTED = "a = " + "[" * 5000 + "]" * 5000
 def test_toml_nested_too_deeply_is_refused_in_one_line(client, route, body, error):
     response = client.post(f"/api/v1/{route}", json=body)
     assert (response.status_code, response.json()) == (422, {"error": error})
+
+
+@pytest.mark.parametrize(("settings", "error"), [
+    ({"decks": 1, "bets": "banker,perfect_pair"}, "bet 'perfect_pair' reads suits: give suits true, and enter each card with its suit"),
+    ({"shoe": "AS=4,KH=4,9D=4", "bets": "perfect_pair"}, "bet 'perfect_pair' reads suits: give suits true, and enter each card with its suit"),
+    ({"shoe": "A=24,K=24", "bets": "perfect_pair"}, "bet 'perfect_pair' reads suits, but the shoe is given by rank only (give per-card counts, e.g. 9h=7,...)"),
+])
+def test_a_bet_on_suits_in_a_session_without_suits_says_what_is_missing(client, settings, error):
+    """The shoe of decks has its suits: what a bet on suits lacks there is the cards entered with theirs (the line said to give
+    per-card counts, which the shoe has); a shoe by rank lacks the counts."""
+    response = client.post("/api/v1/sessions", json=settings)
+    assert (response.status_code, response.json()) == (422, {"error": error})
+    with pytest.raises(InputError, match=f"^{re.escape(error)}$"):
+        table_of(Settings(**settings))
+
+
+def test_a_bet_on_suits_is_tracked_with_suits_true_and_left_out_of_all_without():
+    assert [bet.name for bet in table_of(Settings(decks=1, bets="banker,perfect_pair", suits=True)).bets] == ["banker", "perfect_pair"]
+    assert "perfect_pair" not in [bet.name for bet in table_of(Settings(decks=1, bets="all")).bets]
 
 
 # --- 10. every write carries the version it was made on ---------------------------------------------------------------

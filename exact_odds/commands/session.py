@@ -93,6 +93,10 @@ def table_of(settings: Settings) -> Table:
         raise InputError(f"cut_card is the number of cards behind the cut card: from 0 to {start.size - 1}, not {settings.cut_card}",
                          parameter="cut_card")
     decisions = setup.fixed_decisions(NOT_SERVED)
+    if not settings.suits and start.knows_suits and (settings.bets or "").strip().lower() != "all":
+        suited = [bet.name for bet in setup.chosen_bets(True)[0] if bet.needs_suits]
+        if suited:  # (the shoe has its suits: what is missing is the cards entered with theirs)
+            raise InputError(f"bet {suited[0]!r} reads suits: give suits true, and enter each card with its suit", parameter="suits")
     bets, notes = setup.chosen_bets(settings.suits)
     return Table(settings, start, decisions, tuple(bets), tuple(notes))
 
