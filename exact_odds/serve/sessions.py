@@ -253,12 +253,13 @@ def check_held(table: Table, state: Replay, card: Card) -> None:
     """Refuse a card the shoe left does not hold. A card with a suit is counted against the starting
     shoe's cards of that suit seen so far, as replaying the log counts it: the shoe left forgets the
     suits once a card without one is seen (a session without suits takes both)."""
+    left = shoe_left(table, state)
     try:
-        shoe_left(table, state).remove([card])
+        left.remove([card])
     except InputError as error:
         raise Refused(str(error)) from None
-    counts = table.start.card_counts
-    if card.suit is not None and counts is not None and state.seen.count(card) >= counts[CARD_NAMES.index(str(card))]:
+    counts = table.start.card_counts  # (a shoe left with its suits has checked the card's own count: every session with suits)
+    if card.suit is not None and counts is not None and left.card_counts is None and state.seen.count(card) >= counts[CARD_NAMES.index(str(card))]:
         raise Refused(f"cannot remove {card}: the shoe holds no more {card}")
 
 
