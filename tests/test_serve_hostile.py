@@ -267,6 +267,17 @@ def test_a_bet_on_suits_is_tracked_with_suits_true_and_left_out_of_all_without()
     assert "perfect_pair" not in [bet.name for bet in table_of(Settings(decks=1, bets="all")).bets]
 
 
+@pytest.mark.parametrize(("body", "error"), [
+    ({"bankroll": 10**40}, "bankroll is too long: '10000000000000000000000000000000000...' (an exact number of at most 40 characters)"),
+    ({"bankroll": "1/" + "7" * 40}, "bankroll is too long: '1/777777777777777777777777777777777...' (an exact number of at most 40 characters)"),
+    ({"bankroll": "x" * 41}, "bankroll must be an exact number such as 5, 2.5 or 5/2, not 'xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx...'"),
+])
+def test_an_exact_number_too_long_is_refused_as_too_long(client, body, error):
+    """A JSON integer is an exact amount: one of 41 digits was refused as not an exact number."""
+    response = client.post("/api/v1/size", json={"decks": 1, **body})
+    assert (response.status_code, response.json()) == (422, {"error": error})
+
+
 # --- 10. every write carries the version it was made on ---------------------------------------------------------------
 
 def test_a_stale_tab_is_refused_with_the_current_state(client):

@@ -56,6 +56,8 @@ def parse_exact(text: object, what: str, example: str = "5, 2.5 or 5/2", longest
     """An exact number of at most ``longest`` characters: an integer, a decimal or a fraction
     (``-3``, ``0.54``, ``19/20``)."""
     words = str(text).strip()
+    if len(words) > longest and EXACT.fullmatch(words):
+        raise InputError(f"{what} is too long: {shown(text)} (an exact number of at most {longest} characters)", parameter=parameter)
     if len(words) > longest or not EXACT.fullmatch(words):
         raise InputError(f"{what} must be an exact number such as {example}, not {shown(text)}", parameter=parameter)
     try:
