@@ -45,3 +45,18 @@ def test_a_settled_coup_takes_its_stake(run):
     assert out.splitlines()[-1].split() == ["player", "7", "loses", "7"]  # player 5 7 K = 2, banker 6 8 = 4 stands on a third card of 0
 
 
+# ---------------------------------------------------------------------------------------------
+# depth: --cards-left read digits other than 0-9 (a superscript two was a traceback)
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("text", ["²", "٦", "6-٨", "6-8/²", "6_0"])
+def test_cards_left_takes_the_digits_0_to_9_only(text):
+    with pytest.raises(InputError, match=r"^cards_left .*: expected numbers, ranges or ranges with a step"):
+        parse_cards_left(text)
+
+
+def test_cards_left_with_a_superscript_is_one_line(run):
+    message = one_line_refusal(run("depth", "--cards-left", "²", "--decks", "1"))
+    assert message.startswith("--cards-left '²': expected numbers, ranges or ranges with a step")
+
+
