@@ -60,3 +60,15 @@ def test_cards_left_with_a_superscript_is_one_line(run):
     assert message.startswith("--cards-left '²': expected numbers, ranges or ranges with a step")
 
 
+# ---------------------------------------------------------------------------------------------
+# shoe: --cut-card and --after-cut were read by Python's int (٤٠, 4_0 and +40 were 40)
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("option", ["--cut-card", "--after-cut"])
+@pytest.mark.parametrize("text", ["٤", "1_0", "+4"])
+def test_the_cut_card_options_take_the_digits_0_to_9_only(run, option, text):
+    others = {"--cut-card": ["--after-cut", "1"], "--after-cut": ["--cut-card", "4"]}[option]
+    message = one_line_refusal(run("shoe", "--shoe", "A=8,K=8,5=4", "--method", "exact", option, text, *others))
+    assert message == f"{option} must be a whole number written with the digits 0-9, not {text!r}"
+
+
