@@ -72,3 +72,63 @@ def test_the_cut_card_options_take_the_digits_0_to_9_only(run, option, text):
     assert message == f"{option} must be a whole number written with the digits 0-9, not {text!r}"
 
 
+# ---------------------------------------------------------------------------------------------
+# shoe: a large --after-cut made the exact method loop once per coup asked for (it never ended)
+# ---------------------------------------------------------------------------------------------
+
+def test_a_large_after_cut_deals_to_the_end_of_the_shoe_at_once():
+    """Every coup after the cut card's is dealt while six cards are left: after_cut 10^11 is the
+    shoe dealt to its end, which the brute force below counts over every ordering (no burn)."""
+    shoe = Shoe.parse("A=3,9=3,K=6")
+    study = ShoeStudy(shoe=shoe, cut_card=2, after_cut=10**11, burn=False, bets=("banker",))
+    odds = exact_shoe(study)  # it never ended before
+    assert odds.expected_coups.exact == expected_coups_to_the_end(dict(enumerate(shoe.value_counts)))
+
+
+def coups_of(values: tuple[int, ...]) -> int:
+    """Coups dealt from one ordering under Punto Banco, no burn, the cut card before the first
+    coup's cards (so every coup is after it): each coup while six cards are left."""
+    position, coups = 0, 0
+    while len(values) - position >= 6:
+        player, banker = [values[position], values[position + 2]], [values[position + 1], values[position + 3]]
+        position += 4
+        coups += 1
+        if total(player) >= 8 or total(banker) >= 8:
+            continue
+        third = None
+        if total(player) <= 5:
+            third = values[position]
+            player.append(third)
+            position += 1
+        if third is None:
+            if total(banker) <= 5:
+                position += 1
+        elif banker_draws(total(banker), third):
+            position += 1
+    return coups
+
+
+def total(hand: list[int]) -> int:
+    return sum(hand) % 10
+
+
+def banker_draws(banker: int, third: int) -> bool:
+    """Punto Banco's tableau: the banker's two-card total against the player's third card."""
+    return banker <= 2 or (banker == 3 and third != 8) or (banker == 4 and 2 <= third <= 7) or (banker == 5 and 4 <= third <= 7) \
+        or (banker == 6 and third in (6, 7))
+
+
+def orderings(counts: dict[int, int]) -> Iterator[tuple[int, ...]]:
+    """Every distinct ordering of a multiset of values, each once."""
+    if not any(counts.values()):
+        yield ()
+        return
+    for value in [value for value, count in counts.items() if count]:
+        for rest in orderings({**counts, value: counts[value] - 1}):
+            yield (value, *rest)
+
+
+def expected_coups_to_the_end(counts: dict[int, int]) -> Fraction:
+    coups = [coups_of(order) for order in orderings(counts)]
+    return Fraction(sum(coups), len(coups))
+
