@@ -132,3 +132,18 @@ def expected_coups_to_the_end(counts: dict[int, int]) -> Fraction:
     coups = [coups_of(order) for order in orderings(counts)]
     return Fraction(sum(coups), len(coups))
 
+
+# ---------------------------------------------------------------------------------------------
+# refusals that named no real option
+# ---------------------------------------------------------------------------------------------
+
+def test_a_whole_number_option_is_named_by_its_flag(run):
+    """--session's value is kept as session_coups: the refusal named --session_coups."""
+    message = one_line_refusal(run("size", "--bankroll", "100", "--rebate", "1", "--session", "0"))
+    assert message == "--session must be at least 1, not '0'"
+
+
+def test_an_empty_rebate_is_named_by_its_flag(run):
+    message = one_line_refusal(run("size", "--bankroll", "100", "--rebate", ""))
+    assert message == "--rebate must be an exact number such as 5, 2.5 or 2.5%, not ''"
+

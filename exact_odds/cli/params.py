@@ -34,7 +34,7 @@ class Count(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             return value
-        option = f"--{param.name}" if param and param.name else "value"
+        option = param.opts[0] if param and param.opts else "value"
         return parse_count(value, option, self.minimum, self.maximum)
 
 
