@@ -147,3 +147,29 @@ def test_an_empty_rebate_is_named_by_its_flag(run):
     message = one_line_refusal(run("size", "--bankroll", "100", "--rebate", ""))
     assert message == "--rebate must be an exact number such as 5, 2.5 or 2.5%, not ''"
 
+
+# ---------------------------------------------------------------------------------------------
+# empty values taken as the default
+# ---------------------------------------------------------------------------------------------
+
+def test_an_empty_banque_preset_is_refused(run):
+    """--preset '' printed the default preset's solution."""
+    message = one_line_refusal(run("banque", "--preset", "", "--decks", "1"))
+    assert message == "--preset '': no banque preset is named so; the presets: banque, banque_ethier_lee"
+
+
+@pytest.mark.parametrize("option, what", [("--host", "an address such as 0.0.0.0"), ("--db", "a file")])
+@pytest.mark.parametrize("value", ["", " "])
+def test_an_empty_server_address_or_file_is_refused(run, tmp_path, option, what, value):
+    """--host '' listened on every address (printing http://:8000/), --db '' used the default file."""
+    others = ["--db", str(tmp_path / "s.sqlite")] if option == "--host" else []
+    message = one_line_refusal(run("serve", option, value, *others, "--port", "8731"))
+    assert message == f"{option} is empty: give {what}, or leave it out"
+
+
+def test_a_bet_of_ones_own_may_not_be_named_all(run, tmp_path):
+    """--bets all chose every bet, never the bet named all."""
+    path = tmp_path / "bets.toml"
+    path.write_text('[[bet]]\nname = "all"\npays = [{ when = "winner == tie", pays = "8" }]\n', encoding="utf-8")
+    message = one_line_refusal(run("--decks", "1", "--bets-file", str(path), "--bets", "all"))
+    assert message == f"{path}: a bet may not be named 'all', the word that chooses every bet: give it another name"
