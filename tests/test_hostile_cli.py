@@ -173,3 +173,19 @@ def test_a_bet_of_ones_own_may_not_be_named_all(run, tmp_path):
     path.write_text('[[bet]]\nname = "all"\npays = [{ when = "winner == tie", pays = "8" }]\n', encoding="utf-8")
     message = one_line_refusal(run("--decks", "1", "--bets-file", str(path), "--bets", "all"))
     assert message == f"{path}: a bet may not be named 'all', the word that chooses every bet: give it another name"
+
+
+# ---------------------------------------------------------------------------------------------
+# simulate: --plot without a count drew every coup at true count 0; --count '' counted nothing
+# ---------------------------------------------------------------------------------------------
+
+def test_a_plot_by_true_count_needs_a_count(run, tmp_path):
+    message = one_line_refusal(run("simulate", "--shoes", "2", "--plot", str(tmp_path / "ev.png")))
+    assert message == "--plot draws each coup's exact EV against its true count: give --count TAGS to count the cards"
+    assert not (tmp_path / "ev.png").exists()
+
+
+@pytest.mark.parametrize("tags", ["", "  "])
+def test_an_empty_count_is_refused(run, tags):
+    message = one_line_refusal(run("simulate", "--shoes", "2", "--count", tags))
+    assert message == "--count is empty: give count tags (13 integers A..K, or RANK=TAG entries), or leave it out"

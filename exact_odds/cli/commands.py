@@ -217,7 +217,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     from ..studies.simulate import run, summary
 
     request = SimulateRequest(setup=options(ctx, **local), shoes=shoes, seed=seed, penetration=penetration, burn=burn, tags=tags, workers=workers,
-                              scheduler=scheduler)
+                              scheduler=scheduler, plot=plot_path is not None)
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
     settings, notes = request.settings, request.notes
