@@ -39,7 +39,7 @@ TRANSPORT = {
     ("cli/folders.py", "--decks is given both before and after `report`"): "where an option stands on the command line",
     ("cli/studies.py", "--decks goes after `banque`"): "where an option stands on the command line",
     ("cli/server.py", "serve needs the serve extra"): "a package not installed",
-    ("cli/server.py", "--token is empty"): "the server's token",
+    ("cli/server.py", "{} is empty: give {}, or leave it out"): "the server's address, file and token",
     ("cli/server.py", "--db {}: cannot open it"): "a file that cannot be opened",
     ("cli/server.py", "cannot listen on {} port {}"): "the network",
     ("serve/routers/sessions.py", "Idempotency-Key must be 1 to 200 visible"): "a header of the transport",

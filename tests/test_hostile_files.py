@@ -130,7 +130,7 @@ def test_a_manifest_of_no_command_lists_none_of_its_files(run, tmp_path):
 # --plot: a single file
 # ---------------------------------------------------------------------------------------------
 
-PLOTS = {"eor": ["eor", "--decks", "1", "--bets", "banker"], "simulate": ["simulate", "--decks", "1", "--shoes", "2", "--bets", "banker"]}
+PLOTS = {"eor": ["eor", "--decks", "1", "--bets", "banker"], "simulate": ["simulate", "--decks", "1", "--shoes", "2", "--bets", "banker", "--count", "5=1"]}
 
 
 def plot_refused(path: str) -> str:

@@ -214,6 +214,8 @@ def bet_from_record(record: object, origin: str) -> Bet:
     name = record.get("name")
     if not isinstance(name, str) or not NAME.fullmatch(name) or len(name) > 60:
         raise InputError(f"{origin}: bet name {shown(name)} must be lower-case letters, digits and _ (at most 60)")
+    if name == "all":
+        raise InputError(f"{origin}: a bet may not be named 'all', the word that chooses every bet: give it another name")
     unknown = set(record) - {"name", "description", "pays"}
     if unknown:
         raise InputError(f"{origin}: bet {name!r}: unknown key {shown(sorted(map(str, unknown))[0])} (expected name, description, pays)")

@@ -77,12 +77,12 @@ def rules_command(ctx: click.Context, /, fmt: str, **local: Any) -> None:
 
 @cli.command()
 @click.argument("cards", nargs=-1, required=True)
-@click.option("--stake", metavar="X", default="100", show_default=True, help="Stake on each bet.")
+@click.option("--stake", metavar="X", help="Stake on each bet of a settled coup (default 100).")
 @click.option("--given", metavar="COND", help="With a coup in progress: the odds given this condition on how it ends "
               "(coup features such as banker_total >= 6; not card slots).")
 @shared("shoe", "rules", "pays", "bets", "bets_file")
 @click.pass_context
-def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: str, given: str | None, **local: Any) -> None:
+def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: str | None, given: str | None, **local: Any) -> None:
     """Play one coup from CARDS in shoe order (1st and 3rd to the player, 2nd and 4th to the banker).
 
     Shows each draw decision with the rule that made it, the totals, the winner and what the stake
@@ -217,7 +217,7 @@ def simulate(ctx: click.Context, /, shoes: int, seed: int, penetration: str, bur
     from ..studies.simulate import run, summary
 
     request = SimulateRequest(setup=options(ctx, **local), shoes=shoes, seed=seed, penetration=penetration, burn=burn, tags=tags, workers=workers,
-                              scheduler=scheduler)
+                              scheduler=scheduler, plot=plot_path is not None)
     if workers is not None and workers > cores():
         click.echo(f"baccarat-odds: note: --workers {workers} capped at the {cores()} cores of this machine", err=True)
     settings, notes = request.settings, request.notes

@@ -6,7 +6,7 @@ from typing import Any
 
 import click
 
-from ..core.numbers import parse_count, parse_exact
+from ..core.numbers import parse_count, parse_exact, parse_whole
 
 
 # click.ParamType is generic from click 8.4 on (ParamType[int]), but subscripting it fails at import
@@ -34,8 +34,20 @@ class Count(click.ParamType):  # type: ignore[type-arg]
     def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
         if isinstance(value, int):
             return value
-        option = f"--{param.name}" if param and param.name else "value"
+        option = param.opts[0] if param and param.opts else "value"
         return parse_count(value, option, self.minimum, self.maximum)
+
+
+class Whole(click.ParamType):  # type: ignore[type-arg]
+    """A whole number written with the digits 0-9, and a minus sign if negative (its range is the
+    request's to check)."""
+
+    name = "N"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> int:
+        if isinstance(value, int):
+            return value
+        return parse_whole(value, param.opts[0] if param and param.opts else "value")
 
 
 class ExactNumber(click.ParamType):  # type: ignore[type-arg]

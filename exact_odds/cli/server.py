@@ -38,8 +38,9 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
         from ..serve.app import create_app
     except ImportError:
         raise InputError("serve needs the serve extra: pip install '.[serve]' in the project's folder (FastAPI and uvicorn)") from None
-    if token is not None and not token.strip():
-        raise InputError("--token is empty: give a token, or leave it out")
+    for flag, value, what in (("--host", host, "an address such as 0.0.0.0"), ("--db", db, "a file"), ("--token", token, "a token")):
+        if value is not None and not value.strip():
+            raise InputError(f"{flag} is empty: give {what}, or leave it out")
     try:
         loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:

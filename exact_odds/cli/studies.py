@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from ..errors import InputError
-from .params import Count, ExactNumber
+from .params import Count, ExactNumber, Whole
 from .shared import BURN, FORMATS, Interrupted, emit, fail, options, plot_target, reword, shared, table_options, table_request
 
 
@@ -175,8 +175,8 @@ def depth(ctx: click.Context, /, cards_text: str, workers: int | None, scheduler
 
 @click.command()
 @shared("shoe", "rules", "pays", "bets", "bets_file")
-@click.option("--cut-card", "cut_card", type=int, required=True, metavar="C", help="Cards in front of the cut card: it comes out with card C + 1.")
-@click.option("--after-cut", "after_cut", type=int, default=1, show_default=True, metavar="K",
+@click.option("--cut-card", "cut_card", type=Whole(), required=True, metavar="C", help="Cards in front of the cut card: it comes out with card C + 1.")
+@click.option("--after-cut", "after_cut", type=Whole(), default=1, show_default=True, metavar="K",
               help="Coups dealt after the one in which the cut card comes out.")
 @BURN
 @click.option("--method", type=click.Choice(["exact", "simulated", "auto"]), default="auto", show_default=True,

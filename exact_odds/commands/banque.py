@@ -151,10 +151,11 @@ class BanqueCommandRequest:
         elif self.format is not None:
             raise InputError("format is for the printed solution: out writes JSON records and a Markdown summary", parameter="format", mentions=("out",))
         if self.out is None:
-            asked: Sequence[tuple[str, int | str | None]] = [(self.preset or PRESETS[0], decks[0] if decks else None)]
+            asked: Sequence[tuple[str, int | str | None]] = [(PRESETS[0] if self.preset is None else self.preset, decks[0] if decks else None)]
         else:
             counts: Sequence[int | str | None] = decks or ([None] if self.shoe else DECKS)
-            asked = [(name, count) for name in ((self.preset or PRESETS[0],) if self.preset or rules else PRESETS) for count in counts]
+            named = (PRESETS[0] if self.preset is None else self.preset,) if self.preset is not None or rules else PRESETS
+            asked = [(name, count) for name in named for count in counts]
         object.__setattr__(self, "requests", tuple(BanqueRequest(preset=name, rules=rules, decks=count, shoe=self.shoe, commission=self.commission,
                                                                  stake=self.stake) for name, count in asked))
 

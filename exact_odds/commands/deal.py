@@ -12,15 +12,19 @@ from ..output.blocks import Block, Document, Paragraph, table
 from ..studies.dealing import Dealt, deal
 from .setup import Setup
 
+DEFAULT_STAKE = "100"
+"""The stake on each bet of a settled coup when none is given."""
+
 
 @dataclass(frozen=True, kw_only=True)
 class DealRequest:
-    """The cards dealt, in shoe order (text, or a text per card), the stake on each bet and, mid-coup,
-    a condition on how the coup ends; from the shoe, rules and bets of ``setup``."""
+    """The cards dealt, in shoe order (text, or a text per card), the stake on each bet of a settled
+    coup (None: 100; refused mid-coup, where bets are priced per unit) and, mid-coup, a condition
+    on how the coup ends; from the shoe, rules and bets of ``setup``."""
 
     setup: Setup
     cards: str | tuple[str, ...]
-    stake: str | Fraction = "100"
+    stake: str | Fraction | None = None
     given: str | None = None
     dealt: tuple[Card, ...] = field(init=False, repr=False, compare=False)
     """The cards, read."""
@@ -31,7 +35,7 @@ class DealRequest:
         cards = parse_cards(self.cards)
         if not cards:
             raise InputError("give the cards dealt, in shoe order (e.g. 9S 5D 9H 2C)", parameter="cards")
-        stake = parse_exact(self.stake, "stake", parameter="stake")
+        stake = parse_exact(DEFAULT_STAKE if self.stake is None else self.stake, "stake", parameter="stake")
         if stake <= 0:
             raise InputError(f"stake must be positive, not {shown(self.stake)}", parameter="stake")
         object.__setattr__(self, "dealt", cards)
@@ -43,7 +47,11 @@ def run(request: DealRequest) -> Dealt:
     setup = request.setup
     shoe = setup.starting_shoe()
     bets, _ = setup.chosen_bets(True)
-    return deal(request.dealt, shoe, bets, setup.decisions(shoe), request.given)
+    dealt = deal(request.dealt, shoe, bets, setup.decisions(shoe), request.given)
+    if request.stake is not None and not dealt.coup.complete:
+        raise InputError("stake prices a settled coup: these cards leave the coup in progress, whose bets are priced per unit staked "
+                         "(give every card of the coup, or leave stake out)", parameter="stake", mentions=("stake",))
+    return dealt
 
 
 def document(dealt: Dealt, stake: Fraction) -> Document:

@@ -23,8 +23,9 @@ class SimulateRequest:
     :data:`MAX_SIMULATED_CARDS` cards), rules and bets; ``shoes`` of them from ``seed``, to the cut
     card at ``penetration`` (a share of the shoe, as text), with the ``burn``, counted by ``tags``
     (13 integers A..K or RANK=TAG entries, as text); run on ``workers`` local processes or the
-    workers of a dask ``scheduler`` (one of them). Derived: ``settings`` (what the dealer reads)
-    and ``notes`` (about the bets chosen).
+    workers of a dask ``scheduler`` (one of them); ``plot``: a plot of EV by true count is asked
+    for (it needs ``tags``). Derived: ``settings`` (what the dealer reads) and ``notes`` (about
+    the bets chosen).
 
     >>> SimulateRequest(setup=Setup(decks="inf"))
     Traceback (most recent call last):
@@ -39,6 +40,7 @@ class SimulateRequest:
     tags: str | None = None
     workers: int | None = None
     scheduler: str | None = None
+    plot: bool = False
     settings: Settings = field(init=False)
     notes: list[str] = field(init=False)
 
@@ -58,6 +60,11 @@ class SimulateRequest:
             if self.workers is not None:
                 raise InputError("workers sets local worker processes, and scheduler runs the shoes on the cluster's workers: give one",
                                  parameter="workers", mentions=("scheduler",))
+        if self.tags is not None and not str(self.tags).strip():
+            raise InputError("count is empty: give count tags (13 integers A..K, or RANK=TAG entries), or leave it out", parameter="count")
+        if self.plot and self.tags is None:
+            raise InputError("plot draws each coup's exact EV against its true count: give count TAGS to count the cards", parameter="plot",
+                             mentions=("count TAGS",))
         bets, notes = self.setup.chosen_bets(suits_known=shoe.knows_suits)
         settings = Settings(shoe, self.shoes, self.seed, parse_penetration(self.penetration), self.burn, parse_tags(self.tags) if self.tags else None,
                             tuple(bets), self.setup.decisions(shoe))

@@ -59,7 +59,7 @@ class Staking:
         """The rebate as a share of each loss."""
         if self.rebate is None:
             return Fraction(0)
-        share = parse_percent(self.rebate, "rebate") / 100
+        share = parse_percent(self.rebate, "rebate", parameter="rebate") / 100
         if not 0 <= share < 1:
             raise InputError(f"rebate must be at least 0 and below 100 percent, not {shown(self.rebate)}", parameter="rebate")
         return share

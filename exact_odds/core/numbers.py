@@ -51,6 +51,21 @@ def parse_count(text: object, what: str, minimum: int = 0, maximum: int | None =
     return value
 
 
+def parse_whole(text: object, what: str, parameter: str | None = None) -> int:
+    """A whole number written with ASCII digits and, if negative, a minus sign (its range is the
+    caller's to check).
+
+    >>> parse_whole(" -3 ", "--after-cut")
+    -3
+    """
+    words = str(text).strip()
+    if not re.fullmatch(r"-?[0-9]+", words, flags=re.ASCII):
+        raise InputError(f"{what} must be a whole number written with the digits 0-9, not {shown(text)}", parameter=parameter)
+    if len(words.lstrip("-").lstrip("0")) > MAX_DIGITS:
+        raise InputError(f"{what} is too large: {shown(text)} (at most {MAX_DIGITS} digits)", parameter=parameter)
+    return int(words)
+
+
 def parse_exact(text: object, what: str, example: str = "5, 2.5 or 5/2", longest: int = MAX_NUMBER_TEXT,
                 parameter: str | None = None) -> Fraction:
     """An exact number of at most ``longest`` characters: an integer, a decimal or a fraction

@@ -72,7 +72,8 @@ class DealRequest(TableFields):
     given: Text | None = Field(None, description="With a coup in progress: the odds given this condition on how it ends.")
 
     def request(self) -> deal_command.DealRequest:
-        return deal_command.DealRequest(setup=self.setup(), cards=self.cards, stake=self.stake, given=self.given)
+        stake = self.stake if "stake" in self.model_fields_set else None  # only a stake given is refused mid-coup
+        return deal_command.DealRequest(setup=self.setup(), cards=self.cards, stake=stake, given=self.given)
 
 
 class SessionRequest(TableFields):

@@ -23,6 +23,7 @@ a level falls in or collects its compositions, until each quantile is one compos
 """
 
 import os
+import re
 from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -175,7 +176,7 @@ def parse_cards_left(text: str) -> tuple[int, ...]:
         bounds, _, step = part.partition("/")
         first, dash, last = bounds.partition("-")
         numbers = [first.strip(), last.strip() if dash else first.strip(), step.strip() or "1"]
-        if not all(number.isdigit() and len(number) <= 6 for number in numbers) or int(numbers[2]) < 1:
+        if not all(re.fullmatch(r"[0-9]{1,6}", number) for number in numbers) or int(numbers[2]) < 1:
             raise InputError(f"cards_left {shown(text)}: expected numbers, ranges or ranges with a step, such as 6-26, 18,26,34 or 18-50/8",
                              parameter="cards_left")
         low, high, every = map(int, numbers)

@@ -193,9 +193,8 @@ def count_boundaries(layout: Layout, decisions: Decisions, prime: int, points: l
                 phases[0] = whole
             else:  # the coup in which the cut card appears: from a boundary before it
                 phases[1] = _total(layout, tuple(part if size - drop <= start.cut_layer else None for drop, part in zip((4, 5, 6), parts)), prime)
-            for phase in range(1, after_cut):
-                if (index, phase) in bands:
-                    phases[phase + 1] = _total(layout, bands[index, phase].advance(size), prime)
+            for phase in [phase for at, phase in bands if at == index]:  # those reached: at most a phase a coup, whatever after_cut
+                phases[phase + 1] = _total(layout, bands[index, phase].advance(size), prime)
             for phase, counts in phases.items():
                 if counts is not None and phase <= after_cut:
                     sink(start, size, counts)
