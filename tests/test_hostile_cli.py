@@ -189,3 +189,12 @@ def test_a_plot_by_true_count_needs_a_count(run, tmp_path):
 def test_an_empty_count_is_refused(run, tags):
     message = one_line_refusal(run("simulate", "--shoes", "2", "--count", tags))
     assert message == "--count is empty: give count tags (13 integers A..K, or RANK=TAG entries), or leave it out"
+
+
+# ---------------------------------------------------------------------------------------------
+# bets: --policy was accepted, unchecked, and changed nothing (a policy decides draws, not the listing)
+# ---------------------------------------------------------------------------------------------
+
+def test_the_bet_listing_takes_no_policy(run):
+    assert one_line_refusal(run("bets", "--policy", "player_on_5=bogus")) == "No such option '--policy'."
+    assert one_line_refusal(run("--policy", "player_on_5=stand", "bets")) == "--policy means nothing to `bets`"

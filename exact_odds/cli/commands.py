@@ -98,7 +98,7 @@ def deal(ctx: click.Context, /, cards: tuple[str, ...], stake: str | None, given
 
 
 @cli.command(name="bets")
-@shared("rules", "pays", "bets", "bets_file")
+@shared("rules", "pays", "bets", "bets_file", without=("policy",))
 @click.pass_context
 def list_bets(ctx: click.Context, /, **local: Any) -> None:
     """List the bet catalog (and your --bets-file): name, description and pay table, each row's
