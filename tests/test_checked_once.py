@@ -41,6 +41,7 @@ TRANSPORT = {
     ("cli/server.py", "serve needs the serve extra"): "a package not installed",
     ("cli/server.py", "{} is empty: give {}, or leave it out"): "the server's address, file and token",
     ("cli/server.py", "--db {}: cannot open it"): "a file that cannot be opened",
+    ("cli/server.py", "--token holds a space or a character other than ASCII"): "the token, which travels in a header",
     ("cli/server.py", "cannot listen on {} port {}"): "the network",
     ("serve/routers/sessions.py", "Idempotency-Key must be 1 to 200 visible"): "a header of the transport",
     ("serve/store.py", "the store holds {} sessions"): "the store's size",

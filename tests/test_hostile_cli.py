@@ -198,3 +198,14 @@ def test_an_empty_count_is_refused(run, tags):
 def test_the_bet_listing_takes_no_policy(run):
     assert one_line_refusal(run("bets", "--policy", "player_on_5=bogus")) == "No such option '--policy'."
     assert one_line_refusal(run("--policy", "player_on_5=stand", "bets")) == "--policy means nothing to `bets`"
+
+
+# ---------------------------------------------------------------------------------------------
+# serve: a token no header can carry was accepted (the page, which sends it as a Bearer header, was locked out)
+# ---------------------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("token", ["sésame", "two words", " padded", "tab\there"])
+def test_a_token_no_header_can_carry_is_refused(run, token):
+    pytest.importorskip("fastapi")
+    assert one_line_refusal(run("serve", "--token", token)) == (
+        "--token holds a space or a character other than ASCII: a token travels in an HTTP header, so give letters, digits and punctuation")

@@ -41,6 +41,8 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     for flag, value, what in (("--host", host, "an address such as 0.0.0.0"), ("--db", db, "a file"), ("--token", token, "a token")):
         if value is not None and not value.strip():
             raise InputError(f"{flag} is empty: give {what}, or leave it out")
+    if token is not None and not all("!" <= character <= "~" for character in token):  # the page sends it as Authorization: Bearer TOKEN
+        raise InputError("--token holds a space or a character other than ASCII: a token travels in an HTTP header, so give letters, digits and punctuation")
     try:
         loopback = host == "localhost" or ipaddress.ip_address(host).is_loopback
     except ValueError:
