@@ -404,6 +404,8 @@ def _entry_points():
         ("size", lambda: size(bankroll=100, kelly=2), "kelly must be a fraction above 0 and at most 1 (1: full Kelly, 1/2: half Kelly), not 2", "kelly"),
         ("solve_pay", lambda: solve_pay(bet="tie", edge=0.5), "edge must be an exact number (an int or a Fraction), not 0.5", "edge"),
         ("solve_pay", lambda: solve_pay(bet=5, edge=5), "bet takes one bet, not 5: solve-pay prices one bet (see `baccarat-odds bets` for the names)", "bet"),
+        ("solve_pay", lambda: solve_pay(bet="dragon_7", edge=5, row=1), "row must be text (a str), not 1", "row"),  # AttributeError
+        ("solve_pay", lambda: solve_pay(bet="tie", edge=5, bets_toml=5), "bets_toml must be text (a str), not 5", "bets_toml"),  # AttributeError
         ("chemin_de_fer", lambda: chemin_de_fer(model=5), "model must be A, B2 or B3 (text), not 5", "model"),
         ("chemin_de_fer", lambda: chemin_de_fer(model="A", commission=2.5), "commission must be an exact number (an int or a Fraction), not 2.5", "commission"),
         ("depth", lambda: depth(cards_left="6..9", shoe=1),

@@ -23,7 +23,7 @@ from fractions import Fraction
 from typing import Any
 
 from ..bets.bets import Bet, available_bets, check_reach, chosen_bets, load_bets, parse_pays, select_bets
-from ..core.numbers import exact_value, parse_percent, shown
+from ..core.numbers import exact_value, parse_percent, shown, text_of
 from ..core.policy import Decisions, Policy, resolve
 from ..core.rules import PRESETS, DrawRules, as_rules, load_rules, rules_named
 from ..core.shoe import Shoe, shoe_from_options
@@ -150,6 +150,7 @@ class Setup:
     def _own_bets(self) -> dict[str, Bet] | None:
         if self.bets_toml is None:
             return None
+        text_of(self.bets_toml, "bets_toml", parameter="bets_toml")
         if self.bets_file is None and not self.bets_toml.strip():  # a file read: load_bets names it
             raise InputError("bets_toml is empty: give the text of a TOML file of bets", parameter="bets_toml")
         own = load_bets(self.bets_toml, self.bets_file or "bets_toml")

@@ -8,7 +8,7 @@ from fractions import Fraction
 from typing import TYPE_CHECKING, Any
 
 from ..bets.bets import Bet
-from ..core.numbers import exact_value, fixed, parse_percent, percent, shown
+from ..core.numbers import exact_value, fixed, parse_percent, percent, shown, text_of
 from ..core.shoe import Shoe
 from ..errors import InputError
 from ..output.blocks import Data, Document, Items
@@ -44,6 +44,8 @@ class SolvePayRequest:
         elif not isinstance(self.bet, str) or not self.bet.strip() or "," in self.bet or self.bet.strip().lower() == "all":
             raise InputError(f"bet takes one bet, not {shown(self.bet)}: solve-pay prices one bet (see `baccarat-odds bets` for the names)",
                              parameter="bet")
+        if self.row is not None:
+            text_of(self.row, "row", parameter="row")
         for name in ("edge", "max_edge"):
             value = getattr(self, name)
             if value is not None and not isinstance(value, str):  # from a program: an exact number, never a float
