@@ -408,6 +408,8 @@ def _entry_points():
         ("solve_pay", lambda: solve_pay(bet="tie", edge=5, bets_toml=5), "bets_toml must be text (a str), not 5", "bets_toml"),  # AttributeError
         ("chemin_de_fer", lambda: chemin_de_fer(model=5), "model must be A, B2 or B3 (text), not 5", "model"),
         ("chemin_de_fer", lambda: chemin_de_fer(model="A", commission=2.5), "commission must be an exact number (an int or a Fraction), not 2.5", "commission"),
+        # shoe=0 was taken for no shoe: "give either a number of decks or a composition of the shoe, not both"
+        ("chemin_de_fer", lambda: chemin_de_fer(model="A", shoe=0), "the number of decks must be a positive integer, not 0", None),
         ("depth", lambda: depth(cards_left="6..9", shoe=1),
          "cards_left '6..9': expected numbers, ranges or ranges with a step, such as 6-26, 18,26,34 or 18-50/8", "cards_left"),
         ("depth", lambda: depth(cards_left=6, shoe=1, workers=0), "workers must be a whole number from 1, not 0", "workers"),

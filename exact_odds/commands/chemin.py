@@ -49,7 +49,7 @@ def run(request: CheminRequest) -> Solution:
     setup = request.setup
     game = request.model if request.model is not None else setup.named_rules()
     name, _ = game_rules(game)
-    decks = setup.decks if setup.decks is not None or setup.shoe else ("inf" if name == "A" else 8)
+    decks = setup.decks if setup.decks is not None or setup.shoe is not None else ("inf" if name == "A" else 8)
     shoe = replace(setup, decks=decks).starting_shoe()
     return solve(game, shoe, (setup.commission_percent() or Fraction(0)) / 100)
 
