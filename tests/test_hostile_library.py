@@ -413,6 +413,11 @@ def _entry_points():
         ("depth", lambda: depth(cards_left="6..9", shoe=1),
          "cards_left '6..9': expected numbers, ranges or ranges with a step, such as 6-26, 18,26,34 or 18-50/8", "cards_left"),
         ("depth", lambda: depth(cards_left=6, shoe=1, workers=0), "workers must be a whole number from 1, not 0", "workers"),
+        ("depth", lambda: depth(cards_left=6, shoe=1, scheduler=5), "scheduler 5: expected a dask scheduler address such as tcp://host:8786",
+         "scheduler"),  # TypeError
+        ("depth", lambda: depth(cards_left=6, shoe=1, resume=5), "resume must be a folder's path (text or a pathlib.Path), not 5", "resume"),
+        ("depth", lambda: depth(cards_left=6, shoe=1, resume=b"kept"), "resume must be a folder's path (text or a pathlib.Path), not b'kept'",
+         "resume"),  # TypeError
         ("protect", lambda: protect(known=7), "known must be a shoe position from 1 to 6 (of the coup's six-card sequence), not 7", "known"),
         ("batch_expectations", lambda: batch_expectations([[4] * 13], "banker", outcomes=1), "outcomes must be True or False, not 1", "outcomes"),
         ("batch_expectations", lambda: batch_expectations([[4] * 13], 5),
@@ -452,3 +457,20 @@ def test_a_name_not_there_is_also_a_key_error():
     for lookup in (lambda: catalog()["dragon7"], lambda: PRESETS["punto"], lambda: result["tie"]):
         with pytest.raises(KeyError, match="^(unknown bet|no preset|no bet)"):
             lookup()
+
+
+# ---------------------------------------------------------------------------------------------
+# The hostile sweep of the library: what a careless programmer gives it
+# ---------------------------------------------------------------------------------------------
+
+def test_more_workers_than_the_machine_runs_are_refused_before_any_starts(monkeypatch):
+    """workers=10**30 started processes without end (and 1000 on two cores took minutes on a
+    study of seconds): at most 8 local processes per core."""
+    from exact_odds import depth
+    from exact_odds.studies import parallel
+
+    monkeypatch.setattr(parallel, "cores", lambda: 2)
+    for workers in (17, 10**30):
+        with pytest.raises(InputError, match=f"^workers {workers} is more processes than this machine runs at once: at most 16 \\(8 per core\\)$") as refused:
+            depth(cards_left=7, shoe="A=2,5=2,9=2,K=3", bets="banker", workers=workers)
+        assert refused.value.parameter == "workers"

@@ -44,12 +44,11 @@ class DepthRequest:
     resume: str | os.PathLike[str] | None = None
 
     def __post_init__(self) -> None:
-        from ..studies.parallel import check_address
+        from ..studies.parallel import check_address, check_workers
 
         if not isinstance(self.settings, DepthSettings):
             raise InputError(f"settings must be DepthSettings, not {shown(self.settings)}", parameter="settings")
-        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1):
-            raise InputError(f"workers must be a whole number from 1, not {shown(self.workers)}", parameter="workers")
+        check_workers(self.workers)
         if self.scheduler is not None:
             check_address(self.scheduler)
             if self.workers is not None:

@@ -49,7 +49,7 @@ class ShoeRequest:
     reason: str = field(init=False)
 
     def __post_init__(self) -> None:
-        from ..studies.parallel import check_address
+        from ..studies.parallel import check_address, check_workers
 
         if not isinstance(self.study, ShoeStudy):
             raise InputError(f"study must be a ShoeStudy, not {shown(self.study)}", parameter="study")
@@ -63,8 +63,7 @@ class ShoeRequest:
                 reason = f"auto chose simulated, as the exact method refuses: {refusal}"
         object.__setattr__(self, "chosen", chosen)
         object.__setattr__(self, "reason", reason)
-        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1):
-            raise InputError(f"workers must be a whole number from 1, not {shown(self.workers)}", parameter="workers")
+        check_workers(self.workers)
         if self.scheduler is not None:
             check_address(self.scheduler)
             if self.workers is not None:

@@ -45,7 +45,7 @@ class SimulateRequest:
     notes: list[str] = field(init=False)
 
     def __post_init__(self) -> None:
-        from ..studies.parallel import check_address
+        from ..studies.parallel import check_address, check_workers
 
         shoe = self.setup.starting_shoe()
         if shoe.with_replacement:
@@ -53,8 +53,7 @@ class SimulateRequest:
         if shoe.size > MAX_SIMULATED_CARDS:
             raise InputError(f"simulate shuffles at most {MAX_SIMULATED_CARDS:,} cards ({MAX_SIMULATED_CARDS // 52:,} decks); this shoe holds {shoe.size:,}",
                              parameter="shoe")
-        if self.workers is not None and (isinstance(self.workers, bool) or not isinstance(self.workers, int) or self.workers < 1):
-            raise InputError(f"workers must be a whole number from 1, not {shown(self.workers)}", parameter="workers")
+        check_workers(self.workers)
         if self.scheduler:
             check_address(self.scheduler)
             if self.workers is not None:

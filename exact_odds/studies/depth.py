@@ -389,8 +389,9 @@ def run_depth(settings: DepthSettings, *, workers: int = 1, scheduler: str | Non
     in this process, on ``workers`` local processes or on the dask scheduler at ``scheduler``,
     keeping each finished range in the folder ``resume`` (made if missing; a folder of this run is
     resumed, one of another run refused). ``progress`` hears after every range."""
-    if not isinstance(workers, int) or isinstance(workers, bool) or workers < 1:
-        raise InputError(f"workers must be a whole number from 1, not {shown(workers)}", parameter="workers")
+    from .parallel import check_workers
+
+    check_workers(workers)
     folder = ResultsFolder(resume, "depth", settings.parameters()) if resume is not None else None
     with executor_for(workers, scheduler) as pool:
         return _run(settings, pool, folder, progress)

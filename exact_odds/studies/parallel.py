@@ -35,6 +35,8 @@ TASKS_WANTED = 16
 """A run handed to workers is cut into at least this many tasks where it can be (to share the work out)."""
 RANGES_PER_TASK = 10
 """and each task runs at most this many consecutive ranges."""
+WORKERS_PER_CORE = 8
+"""The most local worker processes started per core."""
 
 
 def cores() -> int:
@@ -43,6 +45,20 @@ def cores() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:
         return os.cpu_count() or 1
+
+
+def check_workers(workers: object) -> None:
+    """Refuse ``workers`` unless it is None (chosen for the run) or a count of local worker
+    processes this machine can run: at most WORKERS_PER_CORE per core (more only wait on each
+    other, and a careless count such as 10**30 would start processes without end)."""
+    if workers is None:
+        return
+    if isinstance(workers, bool) or not isinstance(workers, int) or workers < 1:
+        raise InputError(f"workers must be a whole number from 1, not {shown(workers)}", parameter="workers")
+    limit = WORKERS_PER_CORE * cores()
+    if workers > limit:
+        raise InputError(f"workers {shown(workers)} is more processes than this machine runs at once: at most {limit} "
+                         f"({WORKERS_PER_CORE} per core)", parameter="workers")
 
 
 @functools.lru_cache(maxsize=1)
@@ -129,8 +145,8 @@ def local_executor(workers: int) -> Iterator[concurrent.futures.Executor]:
         started[0].shutdown()
 
 
-def check_address(address: str) -> None:
-    if not ADDRESS.fullmatch(address):
+def check_address(address: object) -> None:
+    if not isinstance(address, str) or not ADDRESS.fullmatch(address):
         raise InputError(f"scheduler {shown(address)}: expected a dask scheduler address such as tcp://host:8786", parameter="scheduler")
     port = int(address.rpartition(":")[2])
     if not 1 <= port <= 65535:

@@ -89,6 +89,8 @@ class ResultsFolder:
     folder of this run is resumed; anything else is refused (``parameter`` names the option)."""
 
     def __init__(self, path: str | os.PathLike[str], kind: str, parameters: Mapping[str, Any], parameter: str = "resume"):
+        if not isinstance(path, (str, os.PathLike)) or not isinstance(os.fspath(path), str):
+            raise InputError(f"{parameter} must be a folder's path (text or a pathlib.Path), not {shown(path)}", parameter=parameter)
         self.path, self.kind, self.parameter = Path(path), kind, parameter
         self.parameters = json.loads(json.dumps(parameters))  # as it reads back
         record = {"kind": kind, "parameters": self.parameters}
