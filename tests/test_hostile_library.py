@@ -474,3 +474,13 @@ def test_more_workers_than_the_machine_runs_are_refused_before_any_starts(monkey
         with pytest.raises(InputError, match=f"^workers {workers} is more processes than this machine runs at once: at most 16 \\(8 per core\\)$") as refused:
             depth(cards_left=7, shoe="A=2,5=2,9=2,K=3", bets="banker", workers=workers)
         assert refused.value.parameter == "workers"
+
+
+def test_an_analysis_answers_in_and_iterates_its_bet_names():
+    """``in`` raised the InputError of ``result[0]`` (Python's fallback to the sequence protocol),
+    and ``list(result)`` too: an analysis is looked up by bet name, as a mapping is."""
+    result = analyze(1, "banker, dragon_7")
+    assert "banker" in result and "dragon_7" in result
+    assert "tie" not in result and 0 not in result and None not in result and ["banker"] not in result
+    assert list(result) == ["banker", "dragon_7"]
+    assert {name: result[name].bet.name for name in result} == {"banker": "banker", "dragon_7": "dragon_7"}

@@ -8,7 +8,7 @@
 Fraction(-43, 415)
 """
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from math import factorial, gcd, isqrt, lcm
@@ -219,6 +219,14 @@ class Analysis:
             if result.bet.name == name:
                 return result
         raise UnknownName(f"no bet {shown(name)} in this analysis (it has {', '.join(result.bet.name for result in self.bets)})", parameter="name")
+
+    def __contains__(self, name: object) -> bool:
+        """Whether a bet named ``name`` was analysed (``"banker" in analysis``)."""
+        return any(result.bet.name == name for result in self.bets)
+
+    def __iter__(self) -> Iterator[str]:
+        """The names of the bets analysed, in order (so ``list(analysis)``, as of a mapping)."""
+        return (result.bet.name for result in self.bets)
 
     def __repr__(self) -> str:
         odds = ", ".join(f"{name} {fixed(self.probability(name), 4)}" for name in OUTCOMES)
