@@ -27,6 +27,7 @@ from ..core.numbers import exact_value, parse_percent, shown, text_of
 from ..core.policy import Decisions, Policy, resolve
 from ..core.rules import PRESETS, DrawRules, as_rules, load_rules, rules_named
 from ..core.shoe import Shoe, shoe_from_options
+from ..core.textfile import user_text
 from ..errors import InputError
 
 MAX_TEXT = 64 * 1024
@@ -89,8 +90,7 @@ class Setup:
             if fields.get("bets_toml") is not None:
                 raise InputError("give bets_file (a path) or bets_toml (a bets file's text), not both", parameter="bets_file")
             try:
-                with open(bets_file, encoding="utf-8") as user_file:
-                    fields["bets_toml"] = user_file.read()
+                fields["bets_toml"] = user_text(bets_file)
             except OSError as error:
                 raise InputError(f"cannot read bets file {shown(bets_file)}: {error.strerror}") from None
             except UnicodeDecodeError:

@@ -20,6 +20,7 @@ from fractions import Fraction
 
 from ..errors import InputError, UnknownName
 from .numbers import exact_value, parse_exact, parse_toml, shown, text_of
+from .textfile import user_text
 from .values import OrderedValue, Value
 
 DRAW, STAND, CHOICE, NEVER = "D", "S", "C", "-"
@@ -409,8 +410,7 @@ def load_banque_rules(text: str, origin: str) -> BanqueRules:
 def rules_file_text(spec: str) -> str:
     """The text of the rules file at ``spec``, refused in one line where it cannot be read."""
     try:
-        with open(spec, encoding="utf-8") as rules_file:
-            text = rules_file.read()
+        text = user_text(spec)
     except (OSError, UnicodeDecodeError) as error:
         raise InputError(f"cannot read rules file {spec!r}: {getattr(error, 'strerror', None) or error}") from None
     return text

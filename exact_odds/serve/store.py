@@ -18,6 +18,8 @@ and the same key again is answered that outcome (:class:`Repeated`), never appli
 """
 
 import json
+import os
+import stat
 import secrets
 import sqlite3
 import threading
@@ -115,11 +117,42 @@ class Repeated:
     answer: bytes | None
 
 
+SQLITE_HEADER = b"SQLite format 3\x00"
+
+
+def _refuse_theirs(path: str) -> None:
+    """A file of the user's at ``path`` (one that is not empty and not SQLite) is refused, never
+    written over (SQLite takes a file of a few bytes for an empty database); so is a dangling link,
+    which would make a file elsewhere (sqlite3.DatabaseError, as SQLite refuses what it cannot open)."""
+    if path == ":memory:" or path.startswith("file:"):
+        return
+    if os.path.islink(path) and not os.path.exists(path):
+        raise sqlite3.DatabaseError("it is a link to nothing: give the file itself")
+    try:
+        handle = os.open(path, os.O_RDONLY | os.O_NONBLOCK)  # a pipe is not waited on
+    except OSError:
+        return  # not there yet: made
+    try:
+        regular = stat.S_ISREG(os.fstat(handle).st_mode)
+        head = os.read(handle, len(SQLITE_HEADER)) if regular else b""
+    finally:
+        os.close(handle)
+    if not regular:
+        raise sqlite3.DatabaseError("it is not a regular file but a folder, a pipe or a device")
+    if head and head != SQLITE_HEADER:
+        raise sqlite3.DatabaseError("it is not an SQLite file, and a file of yours is never written over")
+
+
 class Store:
     """Sessions in one SQLite file: settings as JSON, and each session's log of events."""
 
     def __init__(self, path: str):
+        _refuse_theirs(path)
         self.connection = sqlite3.connect(path, check_same_thread=False, isolation_level=None, timeout=10)
+        tables = {row[0] for row in self.connection.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if tables and "sessions" not in tables:
+            self.connection.close()
+            raise sqlite3.DatabaseError("it is the SQLite file of another program, with no sessions table: left as it was")
         self.lock, self.tables_lock = threading.Lock(), threading.Lock()
         self.tables: "OrderedDict[Settings, Table]" = OrderedDict()
         self.kept: Recent[str, Loaded] = Recent(SESSIONS_KEPT)

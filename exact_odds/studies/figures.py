@@ -25,6 +25,7 @@ from ..core.numbers import parse_exact, parse_toml, shown
 from ..core.policy import Decisions, Policy, resolve
 from ..core.rules import PRESETS
 from ..core.shoe import shoe_of_decks
+from ..core.textfile import user_text
 from ..engine.analysis import check_unordered
 from ..errors import InputError
 from .dealer import parse_penetration, parse_tags
@@ -337,7 +338,7 @@ def published_figures(path: str | None = None) -> list[Figure]:
     if path is None:
         return load_figures((Path(__file__).parent.parent / "data" / "published.toml").read_text(encoding="utf-8"), "published.toml")
     try:
-        text = Path(path).read_text(encoding="utf-8")
+        text = user_text(path)
     except OSError as error:
         raise InputError(f"cannot read {path!r}: {error.strerror}") from None
     except UnicodeDecodeError:

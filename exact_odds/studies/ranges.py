@@ -13,7 +13,9 @@ comes (exact sums), and let go: a resumed run gives exactly what an uninterrupte
 
 A folder records the parameters of its run (``run.json``) and each result the digest of its
 task's identity (plain data): a folder of another run, or a result that another task wrote, is
-refused, never mixed in. Results kept in a folder are JSON data.
+refused, never mixed in. Each result also carries the digest of its own data: one edited by hand,
+cut short or of an older layout is computed again, never taken as it is. Results kept in a folder
+are JSON data.
 
 >>> import tempfile
 >>> folder = ResultsFolder(tempfile.mkdtemp() + "/run", "example", {"cards": 18})
@@ -39,6 +41,7 @@ from pathlib import Path
 from typing import Any
 
 from ..core.numbers import shown
+from ..core.textfile import user_text
 from ..errors import InputError
 
 RUN_FILE = "run.json"
@@ -94,12 +97,14 @@ class ResultsFolder:
         self.path, self.kind, self.parameter = Path(path), kind, parameter
         self.parameters = json.loads(json.dumps(parameters))  # as it reads back
         record = {"kind": kind, "parameters": self.parameters}
+        if self.path.is_symlink() and not self.path.exists():
+            raise InputError(f"{parameter} {str(self.path)!r} is a link to nothing: give the folder itself", parameter=parameter)
         if self.path.exists() and not self.path.is_dir():
             raise InputError(f"{parameter} {str(self.path)!r} is a file, not a results folder", parameter=parameter)
         run_file = self.path / RUN_FILE
-        if run_file.exists():
+        if run_file.exists() or run_file.is_symlink():
             try:
-                found = json.loads(run_file.read_text(encoding="utf-8"))
+                found = json.loads(user_text(str(run_file)))
             except (OSError, ValueError):
                 raise InputError(f"{parameter} {str(self.path)!r}: its {RUN_FILE} cannot be read", parameter=parameter) from None
             if found != record:
@@ -108,24 +113,33 @@ class ResultsFolder:
             return
         if self.path.exists() and any(self.path.iterdir()):
             raise InputError(f"{parameter} {str(self.path)!r} is not empty and is no results folder: name a new or empty folder", parameter=parameter)
-        self.path.mkdir(parents=True, exist_ok=True)
+        try:
+            self.path.mkdir(parents=True, exist_ok=True)
+        except OSError as error:
+            raise InputError(f"cannot make {parameter} {str(self.path)!r}: {error.strerror or error}", parameter=parameter) from None
         self._write(RUN_FILE, record)
 
     def saved(self, key: str, task_digest: str) -> Any | None:
-        """The result saved for ``key`` (None if there is none); one that another task wrote is refused."""
+        """The result saved for ``key`` (None if there is none, or none whole: computed again); one
+        that another task wrote is refused, and so is a folder, a pipe or a device in its place."""
         file = self.path / f"{key}.json"
-        if not file.exists():
+        if not file.exists() and not file.is_symlink():
             return None
+        if file.is_symlink() or not file.is_file():
+            raise InputError(f"{self.parameter} {str(file)!r} is not a file of results (a link, a folder, a pipe or a device): "
+                             "move it, or name a new folder", parameter=self.parameter)
         try:
-            record = json.loads(file.read_text(encoding="utf-8"))
+            record = json.loads(user_text(str(file)))
         except (OSError, ValueError):
             return None  # not one of ours whole: computed again (every file of ours is written whole)
         if not isinstance(record, dict) or record.get("key") != key or record.get("digest") != task_digest:
             raise InputError(f"{self.parameter} {str(file)!r} holds the result of another task than this run's {key}", parameter=self.parameter)
+        if "result" not in record or record.get("check") != digest(record["result"]):
+            return None  # edited, or of an older layout: computed again, never taken as it is
         return record["result"]
 
     def save(self, key: str, task_digest: str, result: Any) -> None:
-        self._write(f"{key}.json", {"key": key, "digest": task_digest, "result": result})
+        self._write(f"{key}.json", {"key": key, "digest": task_digest, "check": digest(result), "result": result})
 
     def discard(self, keys: Iterable[str]) -> None:
         """The results of ``keys`` removed (once a summary of theirs is saved: a folder stays small)."""
@@ -134,12 +148,18 @@ class ResultsFolder:
 
     def _write(self, name: str, record: Any) -> None:
         """Written whole: to a temporary file beside it, then renamed over (readable as the umask allows)."""
-        handle, staging = tempfile.mkstemp(dir=self.path, prefix=".partial-", suffix=".json")
+        try:
+            handle, staging = tempfile.mkstemp(dir=self.path, prefix=".partial-", suffix=".json")
+        except OSError as error:
+            raise InputError(f"cannot write into {self.parameter} {str(self.path)!r}: {error.strerror or error}", parameter=self.parameter) from None
         try:
             os.fchmod(handle, 0o666 & ~_umask())
             with os.fdopen(handle, "w", encoding="utf-8") as file:
                 json.dump(record, file, separators=(",", ":"))
             os.replace(staging, self.path / name)
+        except OSError as error:
+            Path(staging).unlink(missing_ok=True)
+            raise InputError(f"cannot write {str(self.path / name)!r}: {error.strerror or error}", parameter=self.parameter) from None
         except BaseException:
             Path(staging).unlink(missing_ok=True)
             raise
