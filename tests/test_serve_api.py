@@ -297,15 +297,20 @@ def test_serve_refuses_in_one_line_without_the_serve_extra(run, monkeypatch, tmp
 def test_serve_on_another_address_makes_a_token_and_checks_it(run, monkeypatch, tmp_path):
     import socket
 
-    import uvicorn
+    from exact_odds.serve import processes
 
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
     started = {}
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: started.update(app=app, **options))
-    code, out, err = run("serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(tmp_path / "s.sqlite"))
-    assert (code, err) == (0, "") and (started["host"], started["port"]) == ("0.0.0.0", port)
+
+    def served(listener, db, token, count):
+        started.update(address=listener.getsockname()[:2], app=create_app(db, token), count=count)
+        listener.close()
+
+    monkeypatch.setattr(processes, "run", served)
+    code, out, err = run("serve", "--host", "0.0.0.0", "--port", str(port), "--db", str(tmp_path / "s.sqlite"), "--processes", "3")
+    assert (code, err) == (0, "") and started["address"] == ("0.0.0.0", port) and started["count"] == 3
     first, second = out.splitlines()
     assert first == f"baccarat-odds serve: http://0.0.0.0:{port}/ (API at http://0.0.0.0:{port}/docs; sessions in {tmp_path / 's.sqlite'}; Ctrl-C stops)"
     token = second.split()[3]
@@ -315,9 +320,13 @@ def test_serve_on_another_address_makes_a_token_and_checks_it(run, monkeypatch, 
         assert guarded.get("/api/v1/health", headers={"Authorization": f"Bearer {token}"}).status_code == 200
     started.clear()
     assert run("serve", "--db", str(tmp_path / "s.sqlite"), "--port", str(port))[0] == 0
+    assert 1 <= started["count"] <= 8
     with TestClient(started["app"]) as open_locally:
         assert open_locally.get("/api/v1/health").status_code == 200
     assert run("serve", "--token", " ", "--db", str(tmp_path / "s.sqlite"))[2] == "baccarat-odds: error: --token is empty: give a token, or leave it out\n"
+    for count in ("0", "65", "two"):
+        code, out, err = run("serve", "--processes", count, "--db", str(tmp_path / "s.sqlite"))
+        assert code == 2 and out == "" and err.count("\n") == 1 and "--processes" in err
 
 
 def test_a_card_put_back_may_not_leave_more_than_a_coup(client):

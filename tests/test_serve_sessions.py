@@ -79,7 +79,7 @@ def free_port() -> int:
 def serve(db: str, port: int) -> subprocess.Popen:
     """``baccarat-odds serve`` in a process of its own, once it answers."""
     process = subprocess.Popen([sys.executable, "-m", "exact_odds", "serve", "--port", str(port), "--db", db],
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
     deadline = time.monotonic() + 30
     while time.monotonic() < deadline:
         try:
@@ -114,11 +114,11 @@ def test_a_server_killed_mid_session_loses_no_answered_card(tmp_path):
                 answered.append(card)
             if coup == "9 5 9 2":
                 call(port, "POST", f"/api/v1/sessions/{session}/coups")
-        server.send_signal(signal.SIGKILL)
+        os.killpg(server.pid, signal.SIGKILL)  # the first process and every server process at once
         server.wait(timeout=10)
     finally:
         if server.poll() is None:
-            server.kill()
+            os.killpg(server.pid, signal.SIGKILL)
         server.communicate()
     restarted = serve(db, port)
     try:

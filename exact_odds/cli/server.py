@@ -6,7 +6,11 @@ import os
 import click
 
 from ..errors import InputError
+from ..studies.parallel import cores
 from .params import Count
+
+MOST_PROCESSES = 8
+"""The default number of server processes is the cores this process may run on, at most this many."""
 
 
 def default_db() -> str:
@@ -22,7 +26,9 @@ def default_db() -> str:
 @click.option("--token", metavar="TOKEN", envvar="BACCARAT_ODDS_TOKEN",
               help="A token every request must carry (Authorization: Bearer TOKEN, or ?token= to open the page); "
                    "one is made and printed once when another host than loopback is given without it. Also $BACCARAT_ODDS_TOKEN.")
-def serve(host: str, port: int, db: str | None, token: str | None) -> None:
+@click.option("--processes", type=Count(1, 64), help="Server processes, each session's connection served by one of them, so that "
+              f"sessions fed at once compute on cores of their own (default: this machine's cores, at most {MOST_PROCESSES}).")
+def serve(host: str, port: int, db: str | None, token: str | None, processes: int | None) -> None:
     """Serve the shoe tracker page at / and the JSON API at /api/v1 (its schema at /docs): live
     sessions that follow a shoe card by card with every bet's exact edge, kept in SQLite so that
     a server stopped at any moment loses no card it answered. Needs the serve extra
@@ -33,9 +39,12 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     import sqlite3
 
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401  (the server processes run it)
 
-        from ..serve.app import create_app
+        import fastapi  # noqa: F401  (the server processes' app)
+
+        from ..serve import processes as server_processes
+        from ..serve.store import Store
     except ImportError:
         raise InputError("serve needs the serve extra: pip install '.[serve]' in the project's folder (FastAPI and uvicorn)") from None
     for flag, value, what in (("--host", host, "an address such as 0.0.0.0"), ("--db", db, "a file"), ("--token", token, "a token")):
@@ -54,12 +63,11 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     if db is None:
         os.makedirs(os.path.dirname(path), exist_ok=True)
     try:
-        app = create_app(path, token)
+        Store(path).close()
     except sqlite3.Error as error:
         raise InputError(f"--db {path}: cannot open it as the sessions' SQLite file ({error})") from None
     try:
-        with socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET):
-            pass
+        listener = socket.create_server((host, port), family=socket.AF_INET6 if ":" in host else socket.AF_INET, backlog=2048)
     except OSError as error:
         raise InputError(f"cannot listen on {host} port {port}: {error.strerror or error}") from None
     shown_host = f"[{host}]" if ":" in host else host
@@ -67,4 +75,4 @@ def serve(host: str, port: int, db: str | None, token: str | None) -> None:
     click.echo(f"baccarat-odds serve: {address} (API at {address}docs; sessions in {path}; Ctrl-C stops)")
     if made:
         click.echo(f"token (printed once): {token}  open {address}?token={token}")
-    uvicorn.run(app, host=host, port=port, log_level="warning", timeout_graceful_shutdown=2)  # the event streams end
+    server_processes.run(listener, path, token, processes or min(cores(), MOST_PROCESSES))
