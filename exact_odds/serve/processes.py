@@ -3,10 +3,10 @@ accepts each connection and hands it to the server process that holds the fewest
 which serves it to its end (keep-alive included).
 
 Why processes (issue 30, measured on 2 cores, two sessions fed every catalog bet card by card): the
-HTTP layer (uvicorn and FastAPI, about 1.4 ms a request) and a card's change hold their process's
-GIL, so in one process two sessions at once were only 1.2x to 1.4x as fast as one after the other,
-whatever the analyses' worker processes took off it; with each session's connection in a server
-process of its own they are about 1.7x as fast, as two CPU-bound processes are. Why not uvicorn's
+HTTP layer (uvicorn and FastAPI, about 1.4 ms a request), a card's change and its analysis hold
+their process's GIL, so in one process two sessions at once were only 1.2x to 1.4x as fast as one
+after the other, even with the analyses sent to worker processes of their own; with each session's
+connection in a server process of its own they are about 1.7x as fast, as two CPU-bound processes are. Why not uvicorn's
 own ``workers`` (processes accepting from one shared socket): the kernel gives a connection to
 whichever accepts first, often the process that already serves the other session, and two
 sessions then share one core; here the connection goes where fewest are open.
@@ -55,12 +55,14 @@ class Failed(OSError):
 
 @dataclass
 class Server:
-    """One server process: the Unix socket it is handed connections over, and how many it holds open."""
+    """One server process: the Unix socket it is handed connections over, whether it serves yet, how
+    many connections it holds open and when it was last handed one."""
 
     process: subprocess.Popen[bytes]
     control: socket.socket
     ready: bool = False
     open: int = 0
+    handed: float = float("-inf")
 
 
 def start(db: str, token: str | None) -> Server:
@@ -108,7 +110,7 @@ def serve(listener: socket.socket, servers: list[Server], db: str, token: str | 
         for server in servers:
             selector.register(server.control, selectors.EVENT_READ, server)
         while True:
-            for key, _ in selector.select():
+            for key, _ in sorted(selector.select(), key=lambda event: event[0].data is None):  # the closed counted before the next is handed
                 if key.data is None:
                     hand_over(listener, servers)
                     continue
@@ -130,7 +132,8 @@ def serve(listener: socket.socket, servers: list[Server], db: str, token: str | 
 
 
 def hand_over(listener: socket.socket, servers: list[Server]) -> None:
-    """Each connection waiting on ``listener`` handed to the server process holding the fewest."""
+    """Each connection waiting on ``listener`` handed to the server process holding the fewest (of
+    those, the one handed one the longest ago: a connection closed a moment ago may not be counted yet)."""
     while True:
         try:
             connection, _ = listener.accept()
@@ -139,12 +142,12 @@ def hand_over(listener: socket.socket, servers: list[Server]) -> None:
         except OSError:  # out of descriptors, a connection reset before it was accepted: the others go on
             return
         with connection:
-            server = min(servers, key=lambda server: server.open)
+            server = min(servers, key=lambda server: (server.open, server.handed))
             try:
                 socket.send_fds(server.control, [b"c"], [connection.fileno()])
             except OSError:  # that process is stopping or hangs: this connection is closed, and the client may try again
                 continue
-            server.open += 1
+            server.open, server.handed = server.open + 1, time.monotonic()
 
 
 def stopped(server: Server) -> None:
