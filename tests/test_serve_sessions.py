@@ -8,6 +8,7 @@ import socket
 import sqlite3
 import subprocess
 import sys
+import threading
 import time
 import urllib.error
 import urllib.request
@@ -57,6 +58,36 @@ def test_a_refused_change_writes_nothing(tmp_path):
     assert cards_of(store, session) == []
     with pytest.raises(Refused, match="nothing to undo"):
         store.change(session, undo)
+
+
+def test_a_change_waits_for_another_stores_on_the_same_file_and_then_goes_on(tmp_path):
+    """Two stores on one file (as two server processes hold): a change made while the other's is
+    open waits on the lock file beside it, and is made once the other's is committed."""
+    path = str(tmp_path / "sessions.sqlite")
+    first, second = Store(path), Store(path)
+    session = first.create(Settings(decks=1, burn="none"))
+    order: list[str] = []
+    with first.transaction() as connection:
+        waiting = threading.Thread(target=lambda: (second.change(session, add_card("9S")), order.append("second")))
+        waiting.start()
+        waiting.join(0.5)
+        assert waiting.is_alive() and order == []  # it waits, and fails nothing
+        connection.execute("UPDATE sessions SET version = version + 1 WHERE id = ?", (session,))
+        order.append("first")
+    waiting.join(30)
+    assert order == ["first", "second"] and cards_of(first, session) == ["9S"] and first.load(session).version == 2
+    assert os.path.getsize(path + "-lock") == 0
+    first.close()
+    second.close()
+
+
+def test_a_lock_file_that_cannot_be_opened_is_refused_in_one_line(tmp_path, run):
+    path = tmp_path / "sessions.sqlite"
+    os.mkdir(str(path) + "-lock")
+    with pytest.raises(sqlite3.OperationalError, match=f"^cannot open {path}-lock, beside it, to write to it: Is a directory$"):
+        Store(str(path))
+    assert run("serve", "--db", str(path)) == (
+        2, "", f"baccarat-odds: error: --db {path}: cannot open it as the sessions' SQLite file (cannot open {path}-lock, beside it, to write to it: Is a directory)\n")
 
 
 def test_a_session_holds_a_bounded_log(tmp_path, monkeypatch):
