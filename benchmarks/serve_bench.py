@@ -12,7 +12,7 @@
    in, fed a card in turn, so that the machine's load weighs on both alike (target: within 1.2x).
 3. Two sessions fed at once against two one after the other (each 150 cards, every catalog bet by
    rank, shoes of their own so that no answer is cached), on a server that has already fed two
-   sessions at once (it starts its worker processes then: that first time is printed too): the ratio
+   sessions at once (so that each server process has made the session's table: that first time is printed too): the ratio
    of their wall times (target on 2 cores: at once at least 1.6x as fast), the median of 7 paired
    rounds and their range; beside it, the yardstick, the same ratio for two CPU-bound processes run
    at the start of each round (what the cores free at the time allow). One round moves by a third
@@ -134,10 +134,9 @@ def two_sessions(port: int, count: int, rounds: int) -> None:
             worker.join()
         return time.perf_counter() - begun
 
-    warming = at_once((99, 100))  # the server starts its worker processes when sessions first compute at once (a warm server)
+    warming = at_once((99, 100))  # each server process makes the table of its first session (a warm server)
     ratios, yardsticks, seed = [], [], 101
     for _ in range(rounds):
-        time.sleep(1.1)  # the server takes sessions to compute at once for a second after they overlapped: apart, each computes alone
         yardsticks.append(cores_free())
         begun = time.perf_counter()
         feed(seed)

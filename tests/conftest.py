@@ -106,14 +106,3 @@ def assert_exact(result: object) -> None:
 
     walk(result, type(result).__name__)
     assert not problems, "inexact numbers:\n" + "\n".join(problems[:20])
-
-
-@pytest.fixture(autouse=True)
-def no_workers_left():
-    """The server's analyses' worker processes, if a test started them, are shut after it (see serve/compute.py)."""
-    yield
-    import sys
-
-    sessions = sys.modules.get("exact_odds.serve.sessions")
-    if sessions is not None and sessions.COMPUTER.pool is not None:
-        sessions.COMPUTER.close()

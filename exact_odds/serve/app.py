@@ -7,11 +7,9 @@ file: bets and rules files are given as text. Answers are JSON responses built d
 own encoder, walking a whole analysis, would cost more than computing it).
 """
 
-import asyncio
-import contextlib
 import hmac
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable, MutableMapping, Sequence
+from collections.abc import Awaitable, Callable, MutableMapping, Sequence
 from importlib import resources
 from typing import Any
 from urllib.parse import parse_qs
@@ -26,7 +24,6 @@ from starlette.routing import BaseRoute, Match, Mount
 from .. import __version__
 from ..commands.setup import MAX_TEXT
 from ..errors import InputError
-from . import sessions
 from .compute import plain
 from .docs_assets import add_offline_docs
 from .routers import analysis, tables
@@ -148,19 +145,12 @@ def allowed(routes: Sequence[BaseRoute], scope: Scope) -> str:
         not isinstance(route, Mount) and route.matches({**scope, "method": method})[0] == Match.FULL for route in routes))
 
 
-@contextlib.asynccontextmanager
-async def lifespan(app: FastAPI) -> AsyncIterator[None]:
-    """The app's life: when it stops, the analyses' worker processes are shut (see :mod:`.compute`)."""
-    yield
-    await asyncio.to_thread(sessions.COMPUTER.close)
-
-
 def create_app(db: str, token: str | None = None) -> Any:
     """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request): its
     configuration, life, middleware and answers to errors; the API's routes grouped by resource in
     :mod:`.routers` under ``/api/v1``, the store of sessions kept in ``app.state`` for them."""
     store = Store(db)
-    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None, lifespan=lifespan,
+    app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None,
                   description="Exact baccarat odds: analyses, deals and live shoe sessions. Every number is exact (fractions as strings).")
 
     @app.exception_handler(InputError)

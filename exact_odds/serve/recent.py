@@ -1,9 +1,8 @@
 """A small cache safe across threads: the values used last, by key.
 
-Different sessions compute at once in the server's threads: no lock is held around an analysis
-(each session's changes are ordered by its own lock, Store.session_lock), and its caches (these) are
-safe across threads. While sessions compute at once, their analyses are computed in worker processes
-(see :mod:`.compute`, which says why); these caches stay in the server's process.
+Different sessions compute at once in a server process's threads: no lock is held around an
+analysis (each session's changes are ordered by its own lock, Store.session_lock), and its caches
+(these) are safe across threads. Each server process (:mod:`.processes`) has caches of its own.
 """
 
 import threading

@@ -36,7 +36,7 @@ from ..core.policy import Decisions
 from ..core.shoe import CARD_NAMES, CARDS_PER_COUP, Shoe
 from ..errors import InputError
 from ..studies.dealing import coup_features, settle
-from .compute import JSON_TEXT, Computer, Encoded, NextCoup
+from .compute import JSON_TEXT, Encoded, NextCoup, next_coup
 from .recent import Recent
 
 HIDDEN_BURN_NOTE = ("cards burned face down stay unknown: they are not taken out of the shoe left, which is exact over the cards seen "
@@ -338,9 +338,6 @@ def coup_record(closed: ClosedCoup, table: Table, results: bool = False) -> dict
     return record
 
 
-COMPUTER = Computer(table_of)
-"""Where the analyses are computed: in the caller's thread, or in worker processes while sessions compute at once
-(its pool shut when the app stops: :func:`.app.create_app`)."""
 ANALYSES_KEPT = 64
 ANALYSES: "Recent[tuple[Settings, Shoe], NextCoup]" = Recent(ANALYSES_KEPT)
 """The analyses of the latest shoes left, by settings and shoe left (two sessions, or an undo and the card again, share them)."""
@@ -358,9 +355,7 @@ def analysis_of(table: Table, state: Replay) -> NextCoup:
     kept = ANALYSES.get(key)
     if kept is not None:
         return kept
-    # In this thread when the session computes alone; in a worker process while other sessions compute at once, the
-    # record's JSON text and the counts of the exact figures sent back (the analysis is Python holding the GIL: see compute.py).
-    return ANALYSES.put(key, COMPUTER.next_coup(table, shoe.checked()))
+    return ANALYSES.put(key, next_coup(table, shoe.checked()))
 
 
 @lru_cache(maxsize=ANALYSES_KEPT)
