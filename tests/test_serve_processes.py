@@ -155,3 +155,28 @@ def test_a_server_process_that_cannot_start_stops_the_server_in_one_line(tmp_pat
     err = capfd.readouterr().err
     assert err.startswith(f"baccarat-odds serve: a server process cannot open {tmp_path / 'no such folder' / 's.sqlite'}: ")
     assert err.count("\n") in (1, 2) and len(set(err.splitlines())) == 1  # each of the two says so in one line
+
+
+@pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task"), reason="lists a process's children in Linux's /proc")
+@pytest.mark.parametrize("stop", ["Ctrl-C", "the first process killed"])
+def test_the_server_processes_end_with_the_server(tmp_path, stop):
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "exact_odds", "serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite"),
+                               "--processes", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(children(server.pid)) < 2 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        served = children(server.pid)
+        assert Connection(port).call("GET", "/api/v1/health")
+        os.killpg(server.pid, signal.SIGINT) if stop == "Ctrl-C" else server.kill()  # a terminal's Ctrl-C goes to the whole group
+        out, err = server.communicate(timeout=30)
+        while any(alive(child) for child in served) and time.monotonic() < deadline:
+            time.sleep(0.05)
+    finally:
+        if server.poll() is None:
+            os.killpg(server.pid, signal.SIGKILL)
+            server.communicate()
+    assert not any(alive(child) for child in served)
+    if stop == "Ctrl-C":
+        assert (server.returncode, err) == (130, "baccarat-odds: interrupted\n")
