@@ -4,9 +4,9 @@ which serves it to its end (keep-alive included).
 
 Why processes (issue 30, measured on 2 cores, two sessions fed every catalog bet card by card): the
 HTTP layer (uvicorn and FastAPI, about 1.4 ms a request), a card's change and its analysis hold
-their process's GIL, so in one process two sessions at once were only 1.2x to 1.4x as fast as one
+their process's GIL, so in one process two sessions at once were only 1.2x to 1.5x as fast as one
 after the other, even with the analyses sent to worker processes of their own; with each session's
-connection in a server process of its own they are about 1.7x as fast, as two CPU-bound processes are. Why not uvicorn's
+connection in a server process of its own, 1.56x to 1.73x (docs/serve.md, Speed). Why not uvicorn's
 own ``workers`` (processes accepting from one shared socket): the kernel gives a connection to
 whichever accepts first, often the process that already serves the other session, and two
 sessions then share one core; here the connection goes where fewest are open.
@@ -25,7 +25,6 @@ answered); this process killed, each server process sees its Unix socket close a
 import asyncio
 import contextlib
 import json
-import os
 import selectors
 import signal
 import socket
@@ -93,14 +92,15 @@ def run(listener: socket.socket, db: str, token: str | None, count: int) -> None
     servers = [start(db, token) for _ in range(count)]
     previous = signal.signal(signal.SIGTERM, terminated)
     try:
-        serve(listener, servers, db, token)
+        serve(listener, servers, db, token)  # it ends only by raising
     except Terminated:
-        end(listener, servers)
-        signal.signal(signal.SIGTERM, signal.SIG_DFL)
-        signal.raise_signal(signal.SIGTERM)
+        pass
     finally:
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)  # the end runs to its end
         end(listener, servers)
         signal.signal(signal.SIGTERM, previous)
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # ended by SIGTERM: so this process ends
+    signal.raise_signal(signal.SIGTERM)
 
 
 def serve(listener: socket.socket, servers: list[Server], db: str, token: str | None) -> None:
