@@ -87,6 +87,21 @@ class Connection:
         return answer
 
 
+LINUX = pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task"), reason="lists a process's children in Linux's /proc")
+
+
+def two_processes(db: str) -> tuple[subprocess.Popen, int]:
+    """``baccarat-odds serve --processes 2`` over ``db``, in a process group of its own, once both
+    server processes are started: (the server, its port)."""
+    port = free_port()
+    server = subprocess.Popen([sys.executable, "-m", "exact_odds", "serve", "--port", str(port), "--db", db, "--processes", "2"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    deadline = time.monotonic() + 60
+    while len(children(server.pid)) < 2 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    return server, port
+
+
 def in_one_process(db: str, cards: list[str]) -> dict:
     """The state one server process (the app in this process, over ``db``) answers for SHOE's first cards."""
     with TestClient(create_app(db)) as client:
@@ -104,15 +119,11 @@ def unnamed(state: dict) -> dict:
     return {key: value for key, value in state.items() if key != "id"}
 
 
-@pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task"), reason="lists a process's children in Linux's /proc")
+@LINUX
 def test_one_session_over_two_processes_and_one_killed_answers_what_one_process_answers(tmp_path):
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "exact_odds", "serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite"),
-                               "--processes", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    server, port = two_processes(str(tmp_path / "s.sqlite"))
     try:
         deadline = time.monotonic() + 60
-        while len(children(server.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
         first, second = sorted(children(server.pid))
         connections = [Connection(port), Connection(port)]  # the first to one process, the second to the other
         session = connections[0].call("POST", "/api/v1/sessions", {"decks": 8, "bets": "all", "suits": True})["id"]
@@ -157,16 +168,12 @@ def test_a_server_process_that_cannot_start_stops_the_server_in_one_line(tmp_pat
     assert err.count("\n") in (1, 2) and len(set(err.splitlines())) == 1  # each of the two says so in one line
 
 
-@pytest.mark.skipif(not os.path.exists(f"/proc/{os.getpid()}/task"), reason="lists a process's children in Linux's /proc")
+@LINUX
 @pytest.mark.parametrize("stop", ["Ctrl-C", "the first process killed"])
 def test_the_server_processes_end_with_the_server(tmp_path, stop):
-    port = free_port()
-    server = subprocess.Popen([sys.executable, "-m", "exact_odds", "serve", "--port", str(port), "--db", str(tmp_path / "s.sqlite"),
-                               "--processes", "2"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, start_new_session=True)
+    server, port = two_processes(str(tmp_path / "s.sqlite"))
     try:
         deadline = time.monotonic() + 60
-        while len(children(server.pid)) < 2 and time.monotonic() < deadline:
-            time.sleep(0.05)
         served = children(server.pid)
         assert Connection(port).call("GET", "/api/v1/health")
         os.killpg(server.pid, signal.SIGINT) if stop == "Ctrl-C" else server.kill()  # a terminal's Ctrl-C goes to the whole group
