@@ -147,7 +147,7 @@ def allowed(routes: Sequence[BaseRoute], scope: Scope) -> str:
 
 def create_app(db: str, token: str | None = None) -> Any:
     """The app over the sessions of the SQLite file ``db`` (``token``: needed by every request): its
-    configuration, life, middleware and answers to errors; the API's routes grouped by resource in
+    configuration, middleware and answers to errors; the API's routes grouped by resource in
     :mod:`.routers` under ``/api/v1``, the store of sessions kept in ``app.state`` for them."""
     store = Store(db)
     app = FastAPI(title="exact_odds", version=__version__, responses=ERRORS, docs_url=None, redoc_url=None,
