@@ -127,11 +127,16 @@ class Repeated:
 SQLITE_HEADER = b"SQLite format 3\x00"
 
 
+def _a_file(path: str) -> bool:
+    """Whether ``path`` names a file (not SQLite's ``:memory:`` nor a ``file:`` URI)."""
+    return path != ":memory:" and not path.startswith("file:")
+
+
 def _refuse_theirs(path: str) -> None:
     """A file of the user's at ``path`` (one that is not empty and not SQLite) is refused, never
     written over (SQLite takes a file of a few bytes for an empty database); so is a dangling link,
     which would make a file elsewhere (sqlite3.DatabaseError, as SQLite refuses what it cannot open)."""
-    if path == ":memory:" or path.startswith("file:"):
+    if not _a_file(path):
         return
     if os.path.islink(path) and not os.path.exists(path):
         raise sqlite3.DatabaseError("it is a link to nothing: give the file itself")
@@ -162,7 +167,7 @@ class Store:
         if tables and "sessions" not in tables:
             self.close()
             raise sqlite3.DatabaseError("it is the SQLite file of another program, with no sessions table: left as it was")
-        if path != ":memory:" and not path.startswith("file:"):
+        if _a_file(path):
             try:
                 self.writing = os.open(f"{path}-lock", os.O_RDWR | os.O_CREAT, 0o600)
             except OSError as error:
